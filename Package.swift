@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+// Tern: offline, headless turn-by-turn car navigation for embedded Linux.
+// The folder list is the pipeline: see docs/architecture.md.
+import PackageDescription
+
+let package = Package(
+    name: "Tern",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tern", targets: ["tern"]),
+    ],
+    targets: [
+        // MARK: C and C++ (the only foreign code; see each module's shim.h for why it exists)
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "COsmium",
+            cxxSettings: [.define("NDEBUG", .when(configuration: .release))],
+            linkerSettings: [
+                .linkedLibrary("z"), .linkedLibrary("bz2"), .linkedLibrary("expat"), .linkedLibrary("pthread"),
+            ]
+        ),
+
+        // MARK: pure core (value types, no I/O, no clock)
+        .target(name: "Geo"),
+        .target(name: "JSONLines"),
+        .target(name: "MapData", dependencies: ["Geo", "CZlib"]),
+        .target(name: "MapCompiler", dependencies: ["Geo", "MapData", "COsmium"]),
+        .target(name: "Routing", dependencies: ["Geo", "MapData"]),
+        .target(name: "Guidance", dependencies: ["Geo", "MapData", "Routing"]),
+        .target(name: "Positioning", dependencies: ["Geo"]),
+        .target(name: "MapMatching", dependencies: ["Geo", "MapData"]),
+        .target(name: "Navigation", dependencies: ["Geo", "JSONLines", "MapData", "Routing", "Guidance", "Positioning", "MapMatching"]),
+
+        // MARK: I/O leaves (dedicated threads for blocking C calls)
+        .target(name: "GPSInput", dependencies: ["CGPS", "Geo"]),
+        .target(name: "Speech", dependencies: ["CALSA", "CEspeakNG"]),
+        .target(name: "Console", dependencies: ["Geo", "Navigation"]),
+        .target(name: "DriveLog", dependencies: ["JSONLines", "Navigation"]),
+        .target(name: "Simulation", dependencies: ["Geo", "MapData", "Routing", "GPSInput"]),
+
+        // MARK: command line and wiring
+        .target(
+            name: "TernApp",
+            dependencies: [
+                "Geo", "JSONLines", "MapData", "MapCompiler", "Routing", "Guidance", "Positioning", "MapMatching",
+                "Navigation", "GPSInput", "Speech", "Console", "DriveLog", "Simulation",
+            ]
+        ),
+        .executableTarget(name: "tern", dependencies: ["TernApp"]),
+
+        // MARK: tests (mirror Sources/)
+        .target(name: "TestSupport", dependencies: ["GPSInput"], path: "Tests/TestSupport"),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "Geo"]),
+        .testTarget(name: "MapCompilerTests", dependencies: ["MapCompiler", "MapData", "TestSupport"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapCompiler", "MapData", "Simulation", "TestSupport"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Routing", "MapCompiler", "Simulation", "TestSupport"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Routing", "MapCompiler", "Simulation", "GPSInput", "TestSupport"]),
+        .testTarget(name: "GPSInputTests", dependencies: ["GPSInput", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "TestSupport"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Navigation", "TestSupport"]),
+        .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "TestSupport"]),
+        .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,274 @@
+import Foundation
+import Geo
+
+/// Counts of what an NMEA reader saw.
+public struct NMEAStats: Sendable, Equatable {
+    public var lines = 0
+    public var sentences = 0
+    /// Sentences whose checksum did not match: skipped.
+    public var badChecksum = 0
+    /// Sentences without a checksum: accepted (some receivers send none), counted.
+    public var missingChecksum = 0
+    /// Lines that are not an NMEA sentence, or sentences whose fields could not be read: skipped.
+    public var malformed = 0
+    /// Valid sentences of types Tern does not use (GSV, proprietary...).
+    public var ignored = 0
+    public var fixes = 0
+    public init() {}
+    public var skipped: Int { badChecksum + malformed }
+}
+
+/// Assembles fixes from NMEA 0183 sentences (RMC, GGA, GSA, GNS, GST, VTG, ZDA; any talker).
+/// A fix is emitted per epoch (the sentences sharing one time of day). Never traps on input.
+public struct NMEAParser: Sendable {
+    public private(set) var stats = NMEAStats()
+
+    private struct Epoch {
+        var timeOfDay: Double?
+        var coordinate: Coordinate?
+        var valid: Bool?
+        var quality: Int?
+        var speed: Double?
+        var course: Double?
+        var altitude: Double?
+        var hdop: Double?
+        var satellites: Int?
+        var gsaMode: Int?
+        var latSigma: Double?, lonSigma: Double?
+        var dateSeen = false
+        var hasData: Bool { coordinate != nil || valid != nil || gsaMode != nil }
+    }
+    private var epoch = Epoch()
+    private var date: (year: Int, month: Int, day: Int)?
+    /// The last time of day seen, to roll the date over at midnight.
+    private var lastTimeOfDay: Double?
+
+    public init() {}
+
+    /// Feeds one line; returns a fix when the line closed an epoch that had one.
+    public mutating func feed(line raw: String) -> GPSFix? {
+        stats.lines += 1
+        guard let (fields, checksum) = sentence(raw) else {
+            if !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && !raw.hasPrefix("#") { stats.malformed += 1 }
+            return nil
+        }
+        stats.sentences += 1
+        switch checksum {
+        case .bad: stats.badChecksum += 1; return nil
+        case .missing: stats.missingChecksum += 1
+        case .good: break
+        }
+        let type = fields[0].count >= 5 ? String(fields[0].suffix(3)) : ""
+        guard fields[0].first != "P" else { stats.ignored += 1; return nil }
+        var out: GPSFix?
+        switch type {
+        case "RMC", "GGA", "GNS", "GLL":
+            guard let t = fields.count > (type == "GLL" ? 5 : 1) ? NMEAParser.timeOfDay(type == "GLL" ? fields[5] : fields[1]) : nil else {
+                // an empty time is a receiver without a fix yet, not a malformed sentence
+                let timeField = type == "GLL" ? (fields.count > 5 ? fields[5] : "") : (fields.count > 1 ? fields[1] : "")
+                if timeField.isEmpty { stats.ignored += 1 } else { stats.malformed += 1 }
+                return nil
+            }
+            if let prev = epoch.timeOfDay, abs(prev - t) > 0.0005 { out = flush() }
+            epoch.timeOfDay = t
+            if !apply(type, fields) { stats.malformed += 1 }
+        case "GSA":
+            if fields.count > 2, let m = Int(fields[2]) { epoch.gsaMode = m }
+            if fields.count > 16, let h = Double(fields[16]) { epoch.hdop = epoch.hdop ?? h }
+        case "GST":
+            if fields.count > 7 {
+                epoch.latSigma = Double(fields[6])
+                epoch.lonSigma = Double(fields[7])
+            }
+        case "VTG":
+            if fields.count > 7 {
+                if let c = Double(fields[1]) { epoch.course = epoch.course ?? c }
+                if let kmh = Double(fields[7]) { epoch.speed = epoch.speed ?? kmh / 3.6 }
+            }
+        case "ZDA":
+            if fields.count > 4, let d = Int(fields[2]), let m = Int(fields[3]), let y = Int(fields[4]) {
+                date = (y, m, d)
+                epoch.dateSeen = true
+            }
+        default:
+            stats.ignored += 1
+        }
+        return out
+    }
+
+    /// Ends the input: returns the last epoch's fix, if any.
+    public mutating func finish() -> GPSFix? { flush() }
+
+    private mutating func apply(_ type: String, _ f: [Substring]) -> Bool {
+        switch type {
+        case "RMC":
+            guard f.count >= 10 else { return false }
+            epoch.valid = f[2] == "A"
+            if let c = NMEAParser.coordinate(f[3], f[4], f[5], f[6]) { epoch.coordinate = c }
+            if let kn = Double(f[7]) { epoch.speed = kn * Speed.metersPerSecondPerKnot }
+            if let c = Double(f[8]) { epoch.course = c }
+            if f[9].count == 6, let d = Int(f[9].prefix(2)), let m = Int(f[9].dropFirst(2).prefix(2)), let y = Int(f[9].suffix(2)) {
+                date = (y < 80 ? 2000 + y : 1900 + y, m, d)
+                epoch.dateSeen = true
+            }
+            if f.count > 12, f[12] == "N" { epoch.valid = false }
+        case "GGA":
+            guard f.count >= 10 else { return false }
+            var q = Int(f[6]) ?? 0
+            // A fix from no satellites is not a fix (gpsd 3.22 agrees: hemi.log).
+            if let s = Int(f[7]), s == 0 { q = 0 }
+            epoch.quality = q
+            // The later sentence of an epoch wins, as in gpsd (RMC and GGA may differ in the last digit).
+            if q > 0, let c = NMEAParser.coordinate(f[2], f[3], f[4], f[5]) { epoch.coordinate = c }
+            epoch.satellites = Int(f[7])
+            if let h = Double(f[8]) { epoch.hdop = h }
+            if q > 0, let a = Double(f[9]) { epoch.altitude = a }
+        case "GLL":
+            guard f.count >= 7 else { return false }
+            if f[6] == "A", let c = NMEAParser.coordinate(f[1], f[2], f[3], f[4]) { epoch.coordinate = c; epoch.valid = epoch.valid ?? true }
+        case "GNS":
+            guard f.count >= 10 else { return false }
+            let modes = f[6]
+            let ok = modes.contains { $0 != "N" } && !modes.isEmpty
+            epoch.quality = ok ? 1 : 0
+            if ok, let c = NMEAParser.coordinate(f[2], f[3], f[4], f[5]) { epoch.coordinate = c }
+            epoch.satellites = Int(f[7])
+            if let h = Double(f[8]) { epoch.hdop = h }
+            if ok, let a = Double(f[9]) { epoch.altitude = a }
+        default: break
+        }
+        return true
+    }
+
+    private mutating func flush() -> GPSFix? {
+        defer { epoch = Epoch() }
+        guard epoch.hasData, let tod = epoch.timeOfDay, let c = epoch.coordinate, c.isValid else { return nil }
+        let valid = epoch.valid ?? ((epoch.quality ?? 0) > 0)
+        guard valid, (epoch.quality ?? 1) > 0 else { return nil }
+        var mode: FixMode = epoch.altitude != nil ? .threeD : .twoD
+        if let m = epoch.gsaMode { mode = m >= 3 ? .threeD : (m == 2 ? .twoD : .noFix) }
+        guard mode >= .twoD else { return nil }
+        var time: Double?
+        if let d = date {
+            // midnight passed without a sentence carrying the new date
+            if !epoch.dateSeen, let last = lastTimeOfDay, tod + 43_200 < last { date = NMEAParser.nextDay(d) }
+            let dd = date!
+            time = FixTime.utc(year: dd.year, month: dd.month, day: dd.day, hour: Int(tod / 3600),
+                               minute: Int(tod.truncatingRemainder(dividingBy: 3600) / 60), second: tod.truncatingRemainder(dividingBy: 60))
+        }
+        lastTimeOfDay = tod
+        guard let t = time else { return nil }  // no date yet: a time of day alone cannot order drives
+        var eph: Double?
+        if let a = epoch.latSigma, let b = epoch.lonSigma { eph = 2 * (a * a + b * b).squareRoot() }
+        stats.fixes += 1
+        return GPSFix(time: t, coordinate: c, mode: mode, speedMetersPerSecond: epoch.speed, courseDegrees: epoch.course,
+                      altitudeMeters: epoch.altitude, horizontalErrorMeters: eph, hdop: epoch.hdop,
+                      satellitesUsed: epoch.satellites)
+    }
+
+    enum Checksum { case good, bad, missing }
+
+    /// Splits a line into fields; nil if it holds no sentence. Tolerates leading garbage, "$$", CR/LF.
+    private func sentence(_ raw: String) -> ([Substring], Checksum)? {
+        var line = Substring(raw)
+        while let last = line.last, last == "\r" || last == "\n" || last == " " { line.removeLast() }
+        guard let start = line.firstIndex(of: "$") else { return nil }
+        line = line[line.index(after: start)...]
+        while line.first == "$" { line.removeFirst() }
+        var body = line
+        var checksum = Checksum.missing
+        if let star = line.lastIndex(of: "*") {
+            body = line[..<star]
+            let hex = line[line.index(after: star)...]
+            guard hex.count == 2, let expected = UInt8(hex, radix: 16) else { return (Array(body.split(separator: ",", omittingEmptySubsequences: false)), .bad) }
+            var x: UInt8 = 0
+            for b in body.utf8 { x ^= b }
+            checksum = x == expected ? .good : .bad
+        }
+        guard body.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { return checksum == .bad ? ([body], .bad) : nil }
+        let fields = body.split(separator: ",", omittingEmptySubsequences: false)
+        guard let first = fields.first, first.count >= 3, first.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+            return checksum == .bad ? (fields, .bad) : nil
+        }
+        return (fields, checksum)
+    }
+
+    static func timeOfDay(_ f: Substring) -> Double? {
+        guard f.count >= 6, let h = Int(f.prefix(2)), let m = Int(f.dropFirst(2).prefix(2)), let s = Double(f.dropFirst(4)),
+              h < 24, m < 60, s < 61 else { return nil }
+        return Double(h * 3600 + m * 60) + s
+    }
+
+    static func coordinate(_ lat: Substring, _ ns: Substring, _ lon: Substring, _ ew: Substring) -> Coordinate? {
+        guard let la = degrees(lat, 2), let lo = degrees(lon, 3) else { return nil }
+        let c = Coordinate(latitude: ns == "S" ? -la : la, longitude: ew == "W" ? -lo : lo)
+        guard (ns == "N" || ns == "S"), (ew == "E" || ew == "W"), c.isValid else { return nil }
+        return c
+    }
+
+    static func degrees(_ f: Substring, _ degDigits: Int) -> Double? {
+        guard f.count > degDigits, let d = Double(f.prefix(degDigits)), let m = Double(f.dropFirst(degDigits)), m < 60 else { return nil }
+        return d + m / 60
+    }
+
+    static func nextDay(_ d: (year: Int, month: Int, day: Int)) -> (year: Int, month: Int, day: Int) {
+        guard let t = FixTime.utc(year: d.year, month: d.month, day: d.day, hour: 12, minute: 0, second: 0) else { return d }
+        var tt = time_t(t + 86_400)
+        var tmv = tm()
+        gmtime_r(&tt, &tmv)
+        return (Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1, Int(tmv.tm_mday))
+    }
+}
+
+/// Reads an NMEA log file into fixes, for offline tools and `replay --direct`.
+public enum NMEAFile {
+    /// All fixes in the file, one per epoch, with what was skipped. Throws only when the file cannot be read.
+    public static func read(path: String) throws -> (fixes: [GPSFix], stats: NMEAStats) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
+        }
+        return parse(data)
+    }
+
+    public static func parse(_ data: Data) -> (fixes: [GPSFix], stats: NMEAStats) {
+        var parser = NMEAParser()
+        var fixes = [GPSFix]()
+        // bytes, not String lines: a log may hold binary frames or invalid UTF-8
+        var start = data.startIndex
+        for i in data.indices where data[i] == 0x0a {
+            let line = String(decoding: data[start..<i], as: UTF8.self)
+            if let f = parser.feed(line: line) { fixes.append(f) }
+            start = i + 1
+        }
+        if start < data.endIndex, let f = parser.feed(line: String(decoding: data[start...], as: UTF8.self)) { fixes.append(f) }
+        if let f = parser.finish() { fixes.append(f) }
+        return (fixes, parser.stats)
+    }
+
+    /// The sentences of a log, one per line, as bytes-to-text (for pacing a replay).
+    public static func lines(path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
+        }
+        return data.split(separator: 0x0a, omittingEmptySubsequences: true).map {
+            var s = String(decoding: $0, as: UTF8.self)
+            if s.hasSuffix("\r") { s.removeLast() }
+            return s
+        }
+    }
+}
+
+/// Errors of the GPS input stage.
+public enum GPSInputError: Error, CustomStringConvertible {
+    case cannotRead(path: String, reason: String)
+    case cannotStart(program: String, reason: String)
+    case gpsd(String)
+
+    public var description: String {
+        switch self {
+        case let .cannotRead(path, reason): return "\(path): cannot read: \(reason)"
+        case let .cannotStart(program, reason): return "cannot start \(program): \(reason)"
+        case let .gpsd(message): return "gpsd: \(message)"
+        }
+    }
+}

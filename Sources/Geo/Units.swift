@@ -1,0 +1,49 @@
+import Foundation
+
+/// Speed conversions.
+public enum Speed {
+    public static let metersPerSecondPerKnot = 0.514_444_444
+    public static func kmh(fromMetersPerSecond v: Double) -> Double { v * 3.6 }
+    public static func metersPerSecond(fromKmh v: Double) -> Double { v / 3.6 }
+}
+
+/// Time formatting helpers for UTC fix times (seconds since the Unix epoch).
+public enum FixTime {
+    /// ISO 8601 UTC with millisecond precision when the time has a fraction, e.g. "2024-06-15T12:00:00.500Z".
+    public static func iso8601(_ seconds: Double) -> String {
+        let whole = floor(seconds)
+        let millis = Int(((seconds - whole) * 1000).rounded())
+        var t = time_t(whole)
+        if millis >= 1000 { t += 1 }
+        var tmv = tm()
+        gmtime_r(&t, &tmv)
+        let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1,
+                          Int(tmv.tm_mday), Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec))
+        if millis == 0 || millis >= 1000 { return base + "Z" }
+        return base + String(format: ".%03dZ", millis)
+    }
+
+    /// "HH:MM" in UTC.
+    public static func clock(_ seconds: Double) -> String {
+        var t = time_t(seconds.rounded())
+        var tmv = tm()
+        gmtime_r(&t, &tmv)
+        return String(format: "%02d:%02d", Int(tmv.tm_hour), Int(tmv.tm_min))
+    }
+
+    /// Seconds since the epoch for a UTC calendar date and time; nil when out of range.
+    public static func utc(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double) -> Double? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+              second >= 0, second < 61 else { return nil }
+        var tmv = tm()
+        tmv.tm_year = Int32(year - 1900)
+        tmv.tm_mon = Int32(month - 1)
+        tmv.tm_mday = Int32(day)
+        tmv.tm_hour = Int32(hour)
+        tmv.tm_min = Int32(minute)
+        tmv.tm_sec = 0
+        let t = timegm(&tmv)
+        guard t != -1 else { return nil }
+        return Double(t) + second
+    }
+}

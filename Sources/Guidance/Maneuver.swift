@@ -1,0 +1,94 @@
+import Geo
+
+/// OSRM's maneuver vocabulary.
+public enum ManeuverType: String, Sendable, CaseIterable {
+    case depart, arrive, turn, newName = "new name", `continue`, merge
+    case onRamp = "on ramp", offRamp = "off ramp", fork, endOfRoad = "end of road"
+    case roundabout, rotary, roundaboutTurn = "roundabout turn", exitRoundabout = "exit roundabout"
+    case exitRotary = "exit rotary", notification
+}
+
+public enum ManeuverModifier: String, Sendable, CaseIterable {
+    case uturn, sharpRight = "sharp right", right, slightRight = "slight right", straight
+    case slightLeft = "slight left", left, sharpLeft = "sharp left"
+
+    /// The modifier for a turn angle in degrees (positive is clockwise, i.e. to the right).
+    public init(turnAngle a: Double) {
+        let m = abs(a)
+        if m < 20 { self = .straight; return }
+        if m >= 170 { self = .uturn; return }
+        if a > 0 { self = m < 60 ? .slightRight : (m < 135 ? .right : .sharpRight) } else {
+            self = m < 60 ? .slightLeft : (m < 135 ? .left : .sharpLeft)
+        }
+    }
+
+    public var isLeft: Bool { self == .left || self == .slightLeft || self == .sharpLeft }
+    public var isRight: Bool { self == .right || self == .slightRight || self == .sharpRight }
+}
+
+/// Which side of the road the destination lies on.
+public enum Side: String, Sendable { case left, right }
+
+/// One instruction along a route leg.
+public struct Maneuver: Sendable, Equatable {
+    public var type: ManeuverType
+    public var modifier: ManeuverModifier?
+    /// Roundabout exit number (1 is the first exit), for roundabout types.
+    public var exit: Int?
+    /// Name of the road taken (or its ref), "" when unnamed.
+    public var street: String
+    public var ref: String
+    /// Where the maneuver happens.
+    public var location: Coordinate
+    /// Index into the leg's shape and distance from the leg's start, metres.
+    public var shapeIndex: Int
+    public var distanceFromStartMeters: Double
+    /// Distance from this maneuver to the next one (the step length), metres.
+    public var stepDistanceMeters: Double
+    public var stepDurationSeconds: Double
+    /// Road bearing before and after, degrees.
+    public var bearingBefore: Double
+    public var bearingAfter: Double
+    /// Side of the street on arrival.
+    public var side: Side?
+    /// Landmark at the maneuver ("traffic signals"), when there is an unambiguous one.
+    public var landmark: Landmark?
+
+    public init(type: ManeuverType, modifier: ManeuverModifier?, exit: Int? = nil, street: String, ref: String = "",
+                location: Coordinate, shapeIndex: Int, distanceFromStartMeters: Double, stepDistanceMeters: Double = 0,
+                stepDurationSeconds: Double = 0, bearingBefore: Double = 0, bearingAfter: Double = 0, side: Side? = nil,
+                landmark: Landmark? = nil) {
+        self.type = type
+        self.modifier = modifier
+        self.exit = exit
+        self.street = street
+        self.ref = ref
+        self.location = location
+        self.shapeIndex = shapeIndex
+        self.distanceFromStartMeters = distanceFromStartMeters
+        self.stepDistanceMeters = stepDistanceMeters
+        self.stepDurationSeconds = stepDurationSeconds
+        self.bearingBefore = bearingBefore
+        self.bearingAfter = bearingAfter
+        self.side = side
+        self.landmark = landmark
+    }
+
+    /// "turn left", "roundabout-exit-2", "depart": the form OSRM's feature files use.
+    public var osrmTurn: String {
+        switch type {
+        case .depart, .arrive: return type.rawValue
+        case .roundabout, .rotary:
+            return "\(type.rawValue)-exit-\(exit ?? 1)"
+        default:
+            if let m = modifier { return "\(type.rawValue) \(m.rawValue)" }
+            return type.rawValue
+        }
+    }
+}
+
+/// Something the driver can see at a maneuver.
+public enum Landmark: Sendable, Equatable {
+    case trafficSignals
+    case stopSign
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Geo
+import MapData
+
+/// What an import kept, for the summary line and the map's META section.
+public struct ImportSummary: Sendable {
+    public var roadWays = 0
+    public var graphNodes = 0
+    public var edges = 0
+    public var shapePoints = 0
+    public var names = 0
+    public var signals = 0
+    public var barriers = 0
+    public var restrictions = 0
+    public var skippedLocations = 0
+    public var seconds = 0.0
+    public var fileBytes = 0
+
+    public var line: String {
+        "kept \(roadWays) roads as \(edges) edges between \(graphNodes) nodes (\(shapePoints) shape points, \(names) names), "
+            + "\(signals) traffic signals, \(barriers) barriers, \(restrictions) turn restrictions read; "
+            + String(format: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
+    }
+}
+
+/// OSM → .tmap: reads with libosmium, applies the car profile, builds the graph and writes it.
+public enum MapCompiler {
+    public static let formatName = "tern-car-1"
+
+    /// Builds the in-memory graph from an OSM file.
+    public static func buildGraph(input: String, progress: ((String) -> Void)? = nil) throws -> (RoadGraph, ImportSummary) {
+        let start = Date()
+        var builder = GraphBuilder()
+        var summary = ImportSummary()
+        var handlers = OSMReader.Handlers()
+        var lastPercent = -1
+        handlers.node = { node in
+            let f = CarProfile.nodeFlags(of: node.tags)
+            if !f.isEmpty { builder.nodeFlags[node.id] = f }
+        }
+        handlers.wayKeys = CarProfile.wayKeys
+        handlers.way = { way in
+            if let a = CarProfile.attributes(of: way.tags) { builder.add(way: way, attributes: a) }
+        }
+        handlers.relationKeys = ["restriction", "type"]
+        handlers.relation = { rel in
+            if let t = rel.tags["type"], t == "restriction" || t.hasPrefix("restriction:") { summary.restrictions += 1 }
+        }
+        handlers.progress = { fraction in
+            let p = Int(fraction * 100)
+            if p / 10 != lastPercent / 10 { lastPercent = p; progress?("reading \(p)%") }
+        }
+        let stats = try OSMReader.read(path: input, handlers: handlers)
+        guard builder.wayCount > 0 else { throw ImportError.noRoads(path: input) }
+        progress?("building the graph from \(builder.wayCount) roads")
+        let meta: [(String, String)] = [
+            ("format", "\"\(formatName)\""),
+            ("source", quoteJSON((input as NSString).lastPathComponent)),
+            ("profile", "\"car\""),
+            ("osm_nodes", String(stats.nodes)), ("osm_ways", String(stats.ways)), ("osm_relations", String(stats.relations)),
+        ]
+        var graph = builder.build(meta: meta)
+        summary.roadWays = builder.wayCount
+        summary.graphNodes = graph.nodes.count
+        summary.edges = graph.edges.count
+        summary.shapePoints = graph.geometry.count
+        summary.names = graph.names.count - 1
+        summary.signals = graph.nodeFlags.filter { $0.contains(.trafficSignals) }.count
+        summary.barriers = graph.nodeFlags.filter { $0.contains(.barrier) }.count
+        summary.skippedLocations = builder.skippedNodes + Int(stats.missingLocations)
+        graph.meta += [
+            ("roads", String(summary.roadWays)), ("nodes", String(summary.graphNodes)), ("edges", String(summary.edges)),
+            ("traffic_signals", String(summary.signals)), ("barriers", String(summary.barriers)),
+            ("restrictions_read", String(summary.restrictions)),
+        ]
+        summary.seconds = Date().timeIntervalSince(start)
+        return (graph, summary)
+    }
+
+    /// Imports `input` and writes the map to `output`.
+    @discardableResult
+    public static func compile(input: String, output: String, progress: ((String) -> Void)? = nil) throws -> ImportSummary {
+        let start = Date()
+        var (graph, summary) = try buildGraph(input: input, progress: progress)
+        progress?("writing \(output)")
+        do {
+            try MapWriter.write(graph, to: output)
+        } catch let e as MapError {
+            throw ImportError.write(e.description)
+        }
+        graph = RoadGraph()
+        summary.fileBytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    static func quoteJSON(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,193 @@
+// The .tmap file: one map, one file, memory-mapped at start-up (no parsing).
+//
+// Layout (all integers little-endian):
+//
+//   offset 0   header, 32 bytes
+//     0  magic         8 bytes  "TERNMAP\0"
+//     8  version       u32      MapFormat.version; a reader refuses any other
+//     12 sectionCount  u32
+//     16 fileSize      u64      the whole file; a shorter file is truncated
+//     24 tableCRC      u32      CRC-32 (zlib) of the section table
+//     28 reserved      u32      0
+//   offset 32  section table, sectionCount entries of 32 bytes
+//     0  tag      8 bytes  ASCII, NUL-padded (e.g. "NODES")
+//     8  offset   u64      from the start of the file, a multiple of 8
+//     16 length   u64      bytes
+//     24 crc      u32      CRC-32 (zlib) of the section's bytes
+//     28 reserved u32      0
+//   sections, each starting on an 8-byte boundary, in table order.
+//
+// Sections of version 1 (record layouts in RoadMap.swift, written by MapWriter.swift):
+//   META      UTF-8 JSON: build information and counts (map-info prints it)
+//   NODES     graph nodes: i32 latitude e7, i32 longitude e7                      8 B each
+//   NODEFLAG  one u8 per graph node: NodeFlags
+//   EDGES     road segments between graph nodes: EdgeRecord                       40 B each
+//   GEOM      intermediate shape points of edges: i32 lat e7, i32 lon e7          8 B each
+//   OUTIDX    u32 × (nodes + 1): first OUT entry of each node
+//   OUT       u32 per entry: edge << 1 | 1 when the edge is driven to→from; edges leaving a node
+//   INIDX     u32 × (nodes + 1)
+//   IN        u32 per entry, same encoding: edges arriving at a node
+//   NAMES     string table: u32 count, u32 × (count + 1) offsets, UTF-8 bytes; id 0 is ""
+//   WAYIDS    i64 OSM way id per way index
+//   GRID      spatial index: GridHeader (48 B), u32 × (cells + 1) offsets, u32 edge ids
+//
+// Readers check the magic, version, sizes and every checksum when opening, then every index
+// stored in a record against the count it points into, so that a corrupt file is refused with a
+// clear error instead of crashing later.
+
+/// Constants of the .tmap format.
+public enum MapFormat {
+    public static let magic: [UInt8] = Array("TERNMAP".utf8) + [0]
+    public static let version: UInt32 = 1
+    public static let headerSize = 32
+    public static let tableEntrySize = 32
+
+    public enum Tag: String, CaseIterable, Sendable {
+        case meta = "META"
+        case nodes = "NODES"
+        case nodeFlags = "NODEFLAG"
+        case edges = "EDGES"
+        case geometry = "GEOM"
+        case outIndex = "OUTIDX"
+        case outEdges = "OUT"
+        case inIndex = "INIDX"
+        case inEdges = "IN"
+        case names = "NAMES"
+        case wayIDs = "WAYIDS"
+        case grid = "GRID"
+    }
+}
+
+/// Why a map file was refused.
+public enum MapError: Error, CustomStringConvertible, Equatable {
+    case cannotOpen(path: String, reason: String)
+    case notAMap(path: String)
+    case wrongVersion(path: String, found: UInt32)
+    case truncated(path: String, expected: UInt64, actual: UInt64)
+    case corrupt(path: String, detail: String)
+    case checksum(path: String, section: String)
+    case missingSection(path: String, section: String)
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason): return "\(path): cannot open map: \(reason)"
+        case let .notAMap(path): return "\(path): not a Tern map (bad magic); build one with `tern import`"
+        case let .wrongVersion(path, found):
+            return "\(path): map format version \(found), this tern reads version \(MapFormat.version); re-import the map"
+        case let .truncated(path, expected, actual):
+            return "\(path): map is truncated: \(actual) of \(expected) bytes"
+        case let .corrupt(path, detail): return "\(path): map is corrupt: \(detail)"
+        case let .checksum(path, section): return "\(path): map is corrupt: checksum mismatch in section \(section)"
+        case let .missingSection(path, section): return "\(path): map is corrupt: section \(section) is missing"
+        case let .cannotWrite(path, reason): return "\(path): cannot write map: \(reason)"
+        }
+    }
+}
+
+/// Per-node properties (bit set).
+public struct NodeFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let trafficSignals = NodeFlags(rawValue: 1 << 0)
+    public static let stop = NodeFlags(rawValue: 1 << 1)
+    public static let giveWay = NodeFlags(rawValue: 1 << 2)
+    /// A barrier cars cannot pass (bollard, block...): edges through it are cut at import.
+    public static let barrier = NodeFlags(rawValue: 1 << 3)
+    public static let crossing = NodeFlags(rawValue: 1 << 4)
+    public static let miniRoundabout = NodeFlags(rawValue: 1 << 5)
+}
+
+/// Per-edge properties (bit set).
+public struct EdgeFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// Cars may drive from → to.
+    public static let forward = EdgeFlags(rawValue: 1 << 0)
+    /// Cars may drive to → from.
+    public static let backward = EdgeFlags(rawValue: 1 << 1)
+    public static let roundabout = EdgeFlags(rawValue: 1 << 2)
+    public static let link = EdgeFlags(rawValue: 1 << 3)
+    public static let toll = EdgeFlags(rawValue: 1 << 4)
+    public static let ferry = EdgeFlags(rawValue: 1 << 5)
+    public static let tunnel = EdgeFlags(rawValue: 1 << 6)
+    public static let bridge = EdgeFlags(rawValue: 1 << 7)
+    /// access=destination: only to reach a place on it.
+    public static let destinationOnly = EdgeFlags(rawValue: 1 << 8)
+    /// junction=circular or a named rotary.
+    public static let circular = EdgeFlags(rawValue: 1 << 9)
+}
+
+/// OSM highway classes Tern routes on, ordered from most to least important.
+public enum RoadClass: UInt8, Sendable, CaseIterable {
+    case motorway = 0, trunk, primary, secondary, tertiary, unclassified, residential, livingStreet, service
+    case motorwayLink, trunkLink, primaryLink, secondaryLink, tertiaryLink, road, track, ferry
+
+    public init?(highway: String) {
+        switch highway {
+        case "motorway": self = .motorway
+        case "trunk": self = .trunk
+        case "primary": self = .primary
+        case "secondary": self = .secondary
+        case "tertiary": self = .tertiary
+        case "unclassified": self = .unclassified
+        case "residential": self = .residential
+        case "living_street": self = .livingStreet
+        case "service": self = .service
+        case "motorway_link": self = .motorwayLink
+        case "trunk_link": self = .trunkLink
+        case "primary_link": self = .primaryLink
+        case "secondary_link": self = .secondaryLink
+        case "tertiary_link": self = .tertiaryLink
+        case "road": self = .road
+        case "track": self = .track
+        default: return nil
+        }
+    }
+
+    public var osmName: String {
+        switch self {
+        case .motorway: return "motorway"
+        case .trunk: return "trunk"
+        case .primary: return "primary"
+        case .secondary: return "secondary"
+        case .tertiary: return "tertiary"
+        case .unclassified: return "unclassified"
+        case .residential: return "residential"
+        case .livingStreet: return "living_street"
+        case .service: return "service"
+        case .motorwayLink: return "motorway_link"
+        case .trunkLink: return "trunk_link"
+        case .primaryLink: return "primary_link"
+        case .secondaryLink: return "secondary_link"
+        case .tertiaryLink: return "tertiary_link"
+        case .road: return "road"
+        case .track: return "track"
+        case .ferry: return "ferry"
+        }
+    }
+
+    public var isLink: Bool {
+        switch self {
+        case .motorwayLink, .trunkLink, .primaryLink, .secondaryLink, .tertiaryLink: return true
+        default: return false
+        }
+    }
+
+    /// Larger is more important; used by guidance to tell a main road from a side road.
+    public var priority: Int {
+        switch self {
+        case .motorway: return 10
+        case .trunk: return 9
+        case .primary: return 8
+        case .secondary: return 7
+        case .tertiary: return 6
+        case .motorwayLink, .trunkLink: return 5
+        case .primaryLink, .secondaryLink, .tertiaryLink: return 4
+        case .unclassified, .road: return 3
+        case .residential: return 2
+        case .livingStreet, .service, .ferry: return 1
+        case .track: return 0
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import CZlib
+import Foundation
+import Geo
+
+/// Writes a RoadGraph as a .tmap file (format in MapFormat.swift). The file is written to a
+/// temporary name beside the target and renamed, so a crash or a full disk never leaves a
+/// half-written map under the real name.
+public enum MapWriter {
+    /// Grid cell size in degrees of latitude (about 220 m); longitude cells are scaled to be square.
+    public static let gridCellDegreesLatitude = 0.002
+
+    public static func write(_ graph: RoadGraph, to path: String) throws {
+        let data = encode(graph)
+        let tmp = path + ".partial"
+        guard FileManager.default.createFile(atPath: tmp, contents: data) else {
+            throw MapError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        if rename(tmp, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(tmp)
+            throw MapError.cannotWrite(path: path, reason: reason)
+        }
+    }
+
+    /// The whole file in memory.
+    public static func encode(_ graph: RoadGraph) -> Data {
+        var sections: [(MapFormat.Tag, [UInt8])] = []
+        sections.append((.meta, Array(metaJSON(graph).utf8)))
+        var b = ByteBuffer()
+        for c in graph.nodes { b.append(E7.encode(c.latitude)); b.append(E7.encode(c.longitude)) }
+        sections.append((.nodes, b.take()))
+        sections.append((.nodeFlags, graph.nodeFlags.map(\.rawValue)))
+        for e in graph.edges {
+            b.append(e.from); b.append(e.to); b.append(e.geometryStart); b.append(e.geometryCount)
+            b.append(e.lengthMeters.bitPattern); b.append(e.nameID); b.append(e.refID); b.append(e.wayIndex)
+            b.append(e.flags.rawValue); b.append(e.roadClass.rawValue)
+            b.append(e.speedForwardKmh); b.append(e.speedBackwardKmh)
+            b.append(e.maxspeedForwardKmh); b.append(e.maxspeedBackwardKmh); b.append(UInt8(0))
+        }
+        sections.append((.edges, b.take()))
+        for c in graph.geometry { b.append(E7.encode(c.latitude)); b.append(E7.encode(c.longitude)) }
+        sections.append((.geometry, b.take()))
+
+        let (outIdx, out, inIdx, inn) = adjacency(graph)
+        for v in outIdx { b.append(v) }
+        sections.append((.outIndex, b.take()))
+        for v in out { b.append(v) }
+        sections.append((.outEdges, b.take()))
+        for v in inIdx { b.append(v) }
+        sections.append((.inIndex, b.take()))
+        for v in inn { b.append(v) }
+        sections.append((.inEdges, b.take()))
+
+        b.append(UInt32(graph.names.count))
+        var offset: UInt32 = 0
+        var bytes = [UInt8]()
+        for name in graph.names {
+            b.append(offset)
+            let u = Array(name.utf8)
+            bytes += u
+            offset += UInt32(u.count)
+        }
+        b.append(offset)
+        b.bytes += bytes
+        sections.append((.names, b.take()))
+        for id in graph.wayIDs { b.append(id) }
+        sections.append((.wayIDs, b.take()))
+        sections.append((.grid, grid(graph)))
+        return assemble(sections)
+    }
+
+    static func metaJSON(_ graph: RoadGraph) -> String {
+        var s = "{"
+        for (i, (k, v)) in graph.meta.enumerated() {
+            if i > 0 { s += "," }
+            s += "\"\(k)\":\(v)"
+        }
+        return s + "}"
+    }
+
+    /// CSR adjacency: for each node, the edges a car may leave it by, and arrive at it by.
+    static func adjacency(_ g: RoadGraph) -> ([UInt32], [UInt32], [UInt32], [UInt32]) {
+        let n = g.nodes.count
+        var outLists = [[UInt32]](repeating: [], count: n)
+        var inLists = [[UInt32]](repeating: [], count: n)
+        for (i, e) in g.edges.enumerated() {
+            let id = UInt32(i) << 1
+            if e.flags.contains(.forward) {
+                outLists[Int(e.from)].append(id)
+                inLists[Int(e.to)].append(id)
+            }
+            if e.flags.contains(.backward) {
+                outLists[Int(e.to)].append(id | 1)
+                inLists[Int(e.from)].append(id | 1)
+            }
+        }
+        func flatten(_ lists: [[UInt32]]) -> ([UInt32], [UInt32]) {
+            var idx = [UInt32](); idx.reserveCapacity(n + 1)
+            var flat = [UInt32]()
+            for l in lists { idx.append(UInt32(flat.count)); flat += l }
+            idx.append(UInt32(flat.count))
+            return (idx, flat)
+        }
+        let (oi, o) = flatten(outLists)
+        let (ii, inn) = flatten(inLists)
+        return (oi, o, ii, inn)
+    }
+
+    static func grid(_ g: RoadGraph) -> [UInt8] {
+        var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
+        for c in g.nodes {
+            minLat = min(minLat, c.latitude); maxLat = max(maxLat, c.latitude)
+            minLon = min(minLon, c.longitude); maxLon = max(maxLon, c.longitude)
+        }
+        if g.nodes.isEmpty { minLat = 0; maxLat = 0; minLon = 0; maxLon = 0 }
+        let cellLat = gridCellDegreesLatitude
+        let cellLon = cellLat / max(0.05, cos((minLat + maxLat) / 2 * .pi / 180))
+        let rows = max(1, Int(((maxLat - minLat) / cellLat).rounded(.down)) + 1)
+        let cols = max(1, Int(((maxLon - minLon) / cellLon).rounded(.down)) + 1)
+        var cells = [[UInt32]](repeating: [], count: rows * cols)
+        func cell(_ lat: Double, _ lon: Double) -> (Int, Int) {
+            (min(rows - 1, max(0, Int((lat - minLat) / cellLat))), min(cols - 1, max(0, Int((lon - minLon) / cellLon))))
+        }
+        for (i, e) in g.edges.enumerated() {
+            var pts = [g.nodes[Int(e.from)]]
+            pts += g.geometry[Int(e.geometryStart)..<Int(e.geometryStart + e.geometryCount)]
+            pts.append(g.nodes[Int(e.to)])
+            var seen = Set<Int>()
+            for k in 1..<pts.count {
+                let (r0, c0) = cell(pts[k - 1].latitude, pts[k - 1].longitude)
+                let (r1, c1) = cell(pts[k].latitude, pts[k].longitude)
+                for r in min(r0, r1)...max(r0, r1) {
+                    for c in min(c0, c1)...max(c0, c1) where seen.insert(r * cols + c).inserted {
+                        cells[r * cols + c].append(UInt32(i))
+                    }
+                }
+            }
+        }
+        var b = ByteBuffer()
+        b.append(minLat.bitPattern); b.append(minLon.bitPattern)
+        b.append(cellLat.bitPattern); b.append(cellLon.bitPattern)
+        b.append(UInt32(rows)); b.append(UInt32(cols))
+        b.append(UInt64(0))  // reserved: header is 48 bytes
+        var offset: UInt32 = 0
+        for c in cells { b.append(offset); offset += UInt32(c.count) }
+        b.append(offset)
+        for c in cells { for e in c { b.append(e) } }
+        return b.take()
+    }
+
+    static func assemble(_ sections: [(MapFormat.Tag, [UInt8])]) -> Data {
+        let tableStart = MapFormat.headerSize
+        var offset = tableStart + sections.count * MapFormat.tableEntrySize
+        var table = ByteBuffer()
+        var layout: [(Int, [UInt8])] = []
+        for (tag, bytes) in sections {
+            offset = (offset + 7) & ~7
+            var tagBytes = Array(tag.rawValue.utf8)
+            tagBytes += [UInt8](repeating: 0, count: 8 - tagBytes.count)
+            table.bytes += tagBytes
+            table.append(UInt64(offset))
+            table.append(UInt64(bytes.count))
+            table.append(crc32(bytes))
+            table.append(UInt32(0))
+            layout.append((offset, bytes))
+            offset += bytes.count
+        }
+        let fileSize = offset
+        var out = [UInt8](repeating: 0, count: fileSize)
+        var header = ByteBuffer()
+        header.bytes += MapFormat.magic
+        header.append(MapFormat.version)
+        header.append(UInt32(sections.count))
+        header.append(UInt64(fileSize))
+        header.append(crc32(table.bytes))
+        header.append(UInt32(0))
+        out.replaceSubrange(0..<header.bytes.count, with: header.bytes)
+        out.replaceSubrange(tableStart..<(tableStart + table.bytes.count), with: table.bytes)
+        for (off, bytes) in layout { out.replaceSubrange(off..<(off + bytes.count), with: bytes) }
+        return Data(out)
+    }
+
+    public static func crc32<C: ContiguousBytes>(_ bytes: C) -> UInt32 {
+        bytes.withUnsafeBytes { raw in
+            var crc: UInt = CZlib.crc32(0, nil, 0)
+            var base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            var left = raw.count
+            while left > 0, let p = base {
+                let chunk = min(left, 1 << 30)
+                crc = CZlib.crc32(crc, p, uInt(chunk))
+                base = p + chunk
+                left -= chunk
+            }
+            return UInt32(truncatingIfNeeded: crc)
+        }
+    }
+}
+
+/// Little-endian byte accumulation for the writer.
+struct ByteBuffer {
+    var bytes: [UInt8] = []
+    mutating func append<T: FixedWidthInteger>(_ v: T) {
+        withUnsafeBytes(of: v.littleEndian) { bytes += $0 }
+    }
+    mutating func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+}

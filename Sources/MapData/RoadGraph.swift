@@ -1,0 +1,64 @@
+import Geo
+
+/// One road segment between two graph nodes, as the compiler builds it and the writer stores it.
+public struct EdgeRecord: Sendable, Equatable {
+    public var from: UInt32
+    public var to: UInt32
+    /// First intermediate shape point in the geometry array, and how many there are.
+    public var geometryStart: UInt32
+    public var geometryCount: UInt32
+    public var lengthMeters: Float
+    public var nameID: UInt32
+    public var refID: UInt32
+    public var wayIndex: UInt32
+    public var flags: EdgeFlags
+    public var roadClass: RoadClass
+    /// Typical car speed in km/h from → to and to → from (0 where not allowed).
+    public var speedForwardKmh: UInt8
+    public var speedBackwardKmh: UInt8
+    /// Posted limit in km/h per direction: 0 unknown, 255 no limit.
+    public var maxspeedForwardKmh: UInt8
+    public var maxspeedBackwardKmh: UInt8
+
+    public init(from: UInt32, to: UInt32, geometryStart: UInt32, geometryCount: UInt32, lengthMeters: Float,
+                nameID: UInt32, refID: UInt32, wayIndex: UInt32, flags: EdgeFlags, roadClass: RoadClass,
+                speedForwardKmh: UInt8, speedBackwardKmh: UInt8, maxspeedForwardKmh: UInt8, maxspeedBackwardKmh: UInt8) {
+        self.from = from
+        self.to = to
+        self.geometryStart = geometryStart
+        self.geometryCount = geometryCount
+        self.lengthMeters = lengthMeters
+        self.nameID = nameID
+        self.refID = refID
+        self.wayIndex = wayIndex
+        self.flags = flags
+        self.roadClass = roadClass
+        self.speedForwardKmh = speedForwardKmh
+        self.speedBackwardKmh = speedBackwardKmh
+        self.maxspeedForwardKmh = maxspeedForwardKmh
+        self.maxspeedBackwardKmh = maxspeedBackwardKmh
+    }
+
+    public static let byteSize = 40
+}
+
+/// A whole road network in memory: what MapCompiler produces and MapWriter stores.
+public struct RoadGraph: Sendable {
+    public var nodes: [Coordinate] = []
+    public var nodeFlags: [NodeFlags] = []
+    public var edges: [EdgeRecord] = []
+    public var geometry: [Coordinate] = []
+    /// Index 0 is the empty string.
+    public var names: [String] = [""]
+    public var wayIDs: [Int64] = []
+    /// Build information stored in META (JSON object members as text pairs, in order).
+    public var meta: [(String, String)] = []
+
+    public init() {}
+}
+
+/// Fixed-point coordinates as stored in the file (1e-7 degrees, about 1 cm).
+public enum E7 {
+    public static func encode(_ degrees: Double) -> Int32 { Int32((degrees * 1e7).rounded()) }
+    public static func decode(_ value: Int32) -> Double { Double(value) * 1e-7 }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+extension RoadMap {
+    /// Checks every stored index against the count it points into, so no later access can go out
+    /// of bounds on a corrupt file that happens to pass its checksums.
+    func validate(_ check: (Bool, String) throws -> Void) throws {
+        for n in 0..<nodeCount {
+            let o = section(.nodes) + n * 8
+            try check(abs(i32(o)) <= 900_000_000 && abs(i32(o + 4)) <= 1_800_000_000, "node \(n) has an impossible coordinate")
+        }
+        for i in 0..<edgeCount {
+            let o = section(.edges) + i * EdgeRecord.byteSize
+            try check(Int(u32(o)) < nodeCount && Int(u32(o + 4)) < nodeCount, "edge \(i) refers to a missing node")
+            try check(Int(u32(o + 8)) + Int(u32(o + 12)) <= geometryCount, "edge \(i) refers to missing shape points")
+            let len = Float(bitPattern: u32(o + 16))
+            try check(len.isFinite && len >= 0, "edge \(i) has an invalid length")
+            try check(Int(u32(o + 20)) < nameCount && Int(u32(o + 24)) < nameCount, "edge \(i) refers to a missing name")
+            try check(Int(u32(o + 28)) < wayCount, "edge \(i) refers to a missing way")
+            try check(RoadClass(rawValue: u8(o + 34)) != nil, "edge \(i) has an unknown road class")
+        }
+        for (indexTag, listTag) in [(MapFormat.Tag.outIndex, MapFormat.Tag.outEdges), (.inIndex, .inEdges)] {
+            try check(sectionRange(indexTag).count == (nodeCount + 1) * 4, "\(indexTag.rawValue) size")
+            let listCount = sectionRange(listTag).count / 4
+            var previous = 0
+            for n in 0...nodeCount {
+                let v = Int(u32(section(indexTag) + n * 4))
+                try check(v >= previous && v <= listCount, "\(indexTag.rawValue) is not ascending")
+                previous = v
+            }
+            try check(previous == listCount, "\(indexTag.rawValue) does not cover \(listTag.rawValue)")
+            for k in 0..<listCount {
+                try check(Int(u32(section(listTag) + k * 4) >> 1) < edgeCount, "\(listTag.rawValue) refers to a missing edge")
+            }
+        }
+        let names = section(.names)
+        let bytes = sectionRange(.names).count - 4 - (nameCount + 1) * 4
+        var previous = 0
+        for k in 0...nameCount {
+            let v = Int(u32(names + 4 + k * 4))
+            try check(v >= previous && v <= bytes, "NAMES offsets are not ascending")
+            previous = v
+        }
+        let g = grid
+        try check(g.rows > 0 && g.cols > 0 && g.rows * g.cols < 50_000_000 && g.cellLat > 0 && g.cellLon > 0,
+                  "GRID header")
+        let cells = g.rows * g.cols
+        let gridLen = sectionRange(.grid).count
+        try check(gridLen >= GridHeader.byteSize + (cells + 1) * 4, "GRID size")
+        let offsets = section(.grid) + GridHeader.byteSize
+        let entryCount = (gridLen - GridHeader.byteSize - (cells + 1) * 4) / 4
+        var prev = 0
+        for c in 0...cells {
+            let v = Int(u32(offsets + c * 4))
+            try check(v >= prev && v <= entryCount, "GRID offsets are not ascending")
+            prev = v
+        }
+        let entries = offsets + (cells + 1) * 4
+        for k in 0..<entryCount { try check(Int(u32(entries + k * 4)) < edgeCount, "GRID refers to a missing edge") }
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import Geo
+
+/// A travel direction over an edge: `reversed` means driven to → from. Encoded as `edge << 1 | reversed`.
+public struct DirectedEdge: Hashable, Sendable, Comparable {
+    public let raw: UInt32
+    public init(raw: UInt32) { self.raw = raw }
+    public init(edge: UInt32, reversed: Bool) { raw = edge << 1 | (reversed ? 1 : 0) }
+    public var edge: UInt32 { raw >> 1 }
+    public var reversed: Bool { raw & 1 == 1 }
+    public var opposite: DirectedEdge { DirectedEdge(raw: raw ^ 1) }
+    public static func < (a: DirectedEdge, b: DirectedEdge) -> Bool { a.raw < b.raw }
+}
+
+/// A read-only road map backed by a memory-mapped .tmap file (format in MapFormat.swift).
+/// Immutable after init, so it is shared freely between threads.
+public final class RoadMap: Sendable {
+    public let path: String
+    // The mapping is read-only and never changes after init; it is unmapped in deinit only.
+    nonisolated(unsafe) private let base: UnsafeRawPointer
+    private let mappedSize: Int
+    private let sections: [String: Range<Int>]
+
+    public let nodeCount: Int
+    public let edgeCount: Int
+    public let geometryCount: Int
+    public let nameCount: Int
+    public let wayCount: Int
+    let grid: GridHeader
+
+    /// Opens and validates a map; throws MapError with the reason for anything wrong with the file.
+    public convenience init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw MapError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw MapError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw MapError.cannotOpen(path: path, reason: "is a directory") }
+        let size = Int(st.st_size)
+        guard size >= MapFormat.headerSize else {
+            if size == 0 { throw MapError.corrupt(path: path, detail: "file is empty") }
+            throw MapError.notAMap(path: path)
+        }
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+            throw MapError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        do {
+            try self.init(path: path, base: UnsafeRawPointer(p), size: size)
+        } catch {
+            munmap(p, size)  // the object never existed, so deinit does not run
+            throw error
+        }
+        // From here deinit unmaps if validation throws.
+        try validate { ok, detail in if !ok { throw MapError.corrupt(path: path, detail: detail) } }
+    }
+
+    private init(path: String, base: UnsafeRawPointer, size: Int) throws {
+        self.path = path
+        self.base = base
+        mappedSize = size
+        let raw = UnsafeRawBufferPointer(start: base, count: size)
+        guard Array(raw[0..<8]) == MapFormat.magic else { throw MapError.notAMap(path: path) }
+        let version = raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
+        guard version == MapFormat.version else { throw MapError.wrongVersion(path: path, found: version) }
+        let count = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian)
+        let fileSize = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian
+        guard fileSize == UInt64(size) else {
+            if fileSize > UInt64(size) { throw MapError.truncated(path: path, expected: fileSize, actual: UInt64(size)) }
+            throw MapError.corrupt(path: path, detail: "file is \(size) bytes, header says \(fileSize)")
+        }
+        let tableEnd = MapFormat.headerSize + count * MapFormat.tableEntrySize
+        guard count < 1024, tableEnd <= size else { throw MapError.corrupt(path: path, detail: "section table out of range") }
+        let tableCRC = raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self).littleEndian
+        guard MapWriter.crc32(UnsafeRawBufferPointer(rebasing: raw[MapFormat.headerSize..<tableEnd])) == tableCRC else {
+            throw MapError.checksum(path: path, section: "table")
+        }
+        var found = [String: Range<Int>]()
+        for i in 0..<count {
+            let e = MapFormat.headerSize + i * MapFormat.tableEntrySize
+            let tagBytes = raw[e..<(e + 8)].prefix { $0 != 0 }
+            let tag = String(decoding: tagBytes, as: UTF8.self)
+            let off = raw.loadUnaligned(fromByteOffset: e + 8, as: UInt64.self).littleEndian
+            let len = raw.loadUnaligned(fromByteOffset: e + 16, as: UInt64.self).littleEndian
+            let crc = raw.loadUnaligned(fromByteOffset: e + 24, as: UInt32.self).littleEndian
+            guard off % 8 == 0, off >= UInt64(tableEnd), len <= UInt64(size), off <= UInt64(size) - len else {
+                throw MapError.corrupt(path: path, detail: "section \(tag) lies outside the file")
+            }
+            let range = Int(off)..<Int(off + len)
+            guard MapWriter.crc32(UnsafeRawBufferPointer(rebasing: raw[range])) == crc else {
+                throw MapError.checksum(path: path, section: tag)
+            }
+            found[tag] = range
+        }
+        for tag in MapFormat.Tag.allCases where found[tag.rawValue] == nil {
+            throw MapError.missingSection(path: path, section: tag.rawValue)
+        }
+        sections = found
+        func len(_ t: MapFormat.Tag) -> Int { found[t.rawValue]!.count }
+        func check(_ ok: Bool, _ detail: String) throws { if !ok { throw MapError.corrupt(path: path, detail: detail) } }
+        try check(len(.nodes) % 8 == 0, "NODES size")
+        nodeCount = len(.nodes) / 8
+        try check(len(.nodeFlags) == nodeCount, "NODEFLAG size")
+        try check(len(.edges) % EdgeRecord.byteSize == 0, "EDGES size")
+        edgeCount = len(.edges) / EdgeRecord.byteSize
+        try check(len(.geometry) % 8 == 0, "GEOM size")
+        geometryCount = len(.geometry) / 8
+        try check(len(.wayIDs) % 8 == 0, "WAYIDS size")
+        wayCount = len(.wayIDs) / 8
+        try check(len(.names) >= 8, "NAMES size")
+        let namesBase = found[MapFormat.Tag.names.rawValue]!.lowerBound
+        nameCount = Int(raw.load(fromByteOffset: namesBase, as: UInt32.self).littleEndian)
+        try check(len(.names) >= 4 + 4 * (nameCount + 1), "NAMES offsets")
+        try check(len(.grid) >= GridHeader.byteSize, "GRID size")
+        grid = GridHeader(raw: raw, offset: found[MapFormat.Tag.grid.rawValue]!.lowerBound)
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), mappedSize) }
+
+    // MARK: raw access
+
+    @inline(__always) func section(_ tag: MapFormat.Tag) -> Int { sections[tag.rawValue]!.lowerBound }
+    @inline(__always) func u32(_ offset: Int) -> UInt32 { base.load(fromByteOffset: offset, as: UInt32.self).littleEndian }
+    @inline(__always) func i32(_ offset: Int) -> Int32 { base.load(fromByteOffset: offset, as: Int32.self).littleEndian }
+    @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+
+    /// The section's bytes (for map-info and tests).
+    public func sectionRange(_ tag: MapFormat.Tag) -> Range<Int> { sections[tag.rawValue]! }
+    public var sectionTags: [String] { sections.keys.sorted() }
+    public var fileSizeBytes: Int { mappedSize }
+
+    // MARK: content
+
+    /// Build information as JSON text.
+    public var metaJSON: String {
+        let r = sections[MapFormat.Tag.meta.rawValue]!
+        return String(decoding: UnsafeRawBufferPointer(start: base + r.lowerBound, count: r.count), as: UTF8.self)
+    }
+
+    public func coordinate(ofNode n: UInt32) -> Coordinate {
+        let o = section(.nodes) + Int(n) * 8
+        return Coordinate(latitude: E7.decode(i32(o)), longitude: E7.decode(i32(o + 4)))
+    }
+
+    public func flags(ofNode n: UInt32) -> NodeFlags { NodeFlags(rawValue: u8(section(.nodeFlags) + Int(n))) }
+
+    public func edge(_ i: UInt32) -> EdgeRecord {
+        let o = section(.edges) + Int(i) * EdgeRecord.byteSize
+        return EdgeRecord(
+            from: u32(o), to: u32(o + 4), geometryStart: u32(o + 8), geometryCount: u32(o + 12),
+            lengthMeters: Float(bitPattern: u32(o + 16)), nameID: u32(o + 20), refID: u32(o + 24), wayIndex: u32(o + 28),
+            flags: EdgeFlags(rawValue: base.load(fromByteOffset: o + 32, as: UInt16.self).littleEndian),
+            roadClass: RoadClass(rawValue: u8(o + 34)) ?? .road,
+            speedForwardKmh: u8(o + 35), speedBackwardKmh: u8(o + 36),
+            maxspeedForwardKmh: u8(o + 37), maxspeedBackwardKmh: u8(o + 38))
+    }
+
+    /// The edge's shape from its `from` node to its `to` node.
+    public func geometry(ofEdge i: UInt32) -> [Coordinate] {
+        let e = edge(i)
+        var pts = [coordinate(ofNode: e.from)]
+        pts.reserveCapacity(Int(e.geometryCount) + 2)
+        let g = section(.geometry)
+        for k in 0..<Int(e.geometryCount) {
+            let o = g + (Int(e.geometryStart) + k) * 8
+            pts.append(Coordinate(latitude: E7.decode(i32(o)), longitude: E7.decode(i32(o + 4))))
+        }
+        pts.append(coordinate(ofNode: e.to))
+        return pts
+    }
+
+    /// The shape in the direction of travel.
+    public func geometry(of d: DirectedEdge) -> [Coordinate] {
+        let g = geometry(ofEdge: d.edge)
+        return d.reversed ? g.reversed() : g
+    }
+
+    /// Node a directed edge starts at and ends at.
+    public func source(of d: DirectedEdge) -> UInt32 { let e = edge(d.edge); return d.reversed ? e.to : e.from }
+    public func target(of d: DirectedEdge) -> UInt32 { let e = edge(d.edge); return d.reversed ? e.from : e.to }
+
+    /// Typical speed in km/h along a directed edge.
+    public func speedKmh(of d: DirectedEdge) -> Double {
+        let e = edge(d.edge)
+        return Double(d.reversed ? e.speedBackwardKmh : e.speedForwardKmh)
+    }
+
+    /// Posted limit in km/h along a directed edge: nil when unknown or unlimited.
+    public func maxspeedKmh(of d: DirectedEdge) -> Double? {
+        let e = edge(d.edge)
+        let v = d.reversed ? e.maxspeedBackwardKmh : e.maxspeedForwardKmh
+        return v == 0 || v == 255 ? nil : Double(v)
+    }
+
+    /// Directed edges a car may leave `node` by.
+    public func outgoing(_ node: UInt32) -> [DirectedEdge] { adjacency(.outIndex, .outEdges, node) }
+    /// Directed edges a car may arrive at `node` by.
+    public func incoming(_ node: UInt32) -> [DirectedEdge] { adjacency(.inIndex, .inEdges, node) }
+
+    /// Calls `body` for each directed edge leaving `node`, without allocating.
+    @inline(__always) public func forEachOutgoing(_ node: UInt32, _ body: (DirectedEdge) -> Void) {
+        let idx = section(.outIndex) + Int(node) * 4
+        let lo = Int(u32(idx)), hi = Int(u32(idx + 4))
+        let list = section(.outEdges)
+        for k in lo..<hi { body(DirectedEdge(raw: u32(list + k * 4))) }
+    }
+
+    private func adjacency(_ index: MapFormat.Tag, _ list: MapFormat.Tag, _ node: UInt32) -> [DirectedEdge] {
+        let idx = section(index) + Int(node) * 4
+        let lo = Int(u32(idx)), hi = Int(u32(idx + 4))
+        let l = section(list)
+        return (lo..<hi).map { DirectedEdge(raw: u32(l + $0 * 4)) }
+    }
+
+    /// A string from the name table ("" for id 0 or an id out of range).
+    public func name(_ id: UInt32) -> String {
+        guard id < nameCount else { return "" }
+        let s = section(.names)
+        let lo = Int(u32(s + 4 + Int(id) * 4)), hi = Int(u32(s + 8 + Int(id) * 4))
+        let bytesStart = s + 4 + (nameCount + 1) * 4
+        return String(decoding: UnsafeRawBufferPointer(start: base + bytesStart + lo, count: hi - lo), as: UTF8.self)
+    }
+
+    public func wayID(_ index: UInt32) -> Int64 {
+        base.load(fromByteOffset: section(.wayIDs) + Int(index) * 8, as: Int64.self).littleEndian
+    }
+
+    /// Bounding box of the graph nodes: (min, max).
+    public var bounds: (min: Coordinate, max: Coordinate) {
+        let maxLat = grid.minLat + Double(grid.rows) * grid.cellLat
+        let maxLon = grid.minLon + Double(grid.cols) * grid.cellLon
+        return (Coordinate(latitude: grid.minLat, longitude: grid.minLon), Coordinate(latitude: maxLat, longitude: maxLon))
+    }
+
+    /// Edges whose shape may pass within the box (grid cells overlapping it), each once.
+    public func edges(nearLatitude lat: ClosedRange<Double>, longitude lon: ClosedRange<Double>, into out: inout [UInt32]) {
+        out.removeAll(keepingCapacity: true)
+        let g = grid
+        let r0 = max(0, Int(((lat.lowerBound - g.minLat) / g.cellLat).rounded(.down)))
+        let r1 = min(g.rows - 1, Int(((lat.upperBound - g.minLat) / g.cellLat).rounded(.down)))
+        let c0 = max(0, Int(((lon.lowerBound - g.minLon) / g.cellLon).rounded(.down)))
+        let c1 = min(g.cols - 1, Int(((lon.upperBound - g.minLon) / g.cellLon).rounded(.down)))
+        guard r0 <= r1, c0 <= c1 else { return }
+        let s = section(.grid)
+        let offsets = s + GridHeader.byteSize
+        let entries = offsets + (g.rows * g.cols + 1) * 4
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let cell = r * g.cols + c
+                let lo = Int(u32(offsets + cell * 4)), hi = Int(u32(offsets + cell * 4 + 4))
+                for k in lo..<hi { out.append(u32(entries + k * 4)) }
+            }
+        }
+        if r0 != r1 || c0 != c1 {
+            out.sort()
+            var w = 0
+            for i in 0..<out.count where i == 0 || out[i] != out[i - 1] { out[w] = out[i]; w += 1 }
+            out.removeLast(out.count - w)
+        }
+    }
+}
+
+/// The spatial grid's header (48 bytes): origin and cell size in degrees, rows and columns.
+struct GridHeader: Sendable {
+    static let byteSize = 48
+    let minLat, minLon, cellLat, cellLon: Double
+    let rows, cols: Int
+    init(raw: UnsafeRawBufferPointer, offset o: Int) {
+        minLat = Double(bitPattern: raw.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian)
+        minLon = Double(bitPattern: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self).littleEndian)
+        cellLat = Double(bitPattern: raw.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self).littleEndian)
+        cellLon = Double(bitPattern: raw.loadUnaligned(fromByteOffset: o + 24, as: UInt64.self).littleEndian)
+        rows = Int(raw.loadUnaligned(fromByteOffset: o + 32, as: UInt32.self).littleEndian)
+        cols = Int(raw.loadUnaligned(fromByteOffset: o + 36, as: UInt32.self).littleEndian)
+    }
+}

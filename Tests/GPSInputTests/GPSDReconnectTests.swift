@@ -1,0 +1,50 @@
+import Foundation
+import Geo
+import GPSInput
+import TestSupport
+import Testing
+
+/// gpsd killed mid-drive and started again on the same port: fixes resume within 3 s of its return.
+@Suite struct GPSDReconnectTests {
+    @Test func fixesResumeAfterGpsdRestarts() async throws {
+        let feed = try GPSDFeed()
+        defer { feed.stop() }
+        let events = Collector<(Date, GPSInputEvent)>()
+        let client = GPSDClient(options: .init(port: String(feed.port))) { events.append((Date(), $0)) }
+        client.start()
+        defer { client.stop() }
+
+        // A receiver driving north at 10 epochs a second (fix times 1 s apart), fed until stopped.
+        let stop = Collector<Bool>()
+        let feeder = Task.detached {
+            var t = 1_718_452_800.0
+            var c = Coordinate(latitude: 49.40, longitude: 8.69)
+            while stop.count == 0 {
+                let fix = GPSFix(time: t, coordinate: c, mode: .threeD, speedMetersPerSecond: 14, courseDegrees: 0)
+                feed.feed(NMEAWriter.sentences(for: fix), pause: 0)
+                t += 1
+                c = c.moved(meters: 14, bearingDegrees: 0)
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        defer { stop.append(true); feeder.cancel() }
+        func fixes(after: Date) -> [Date] {
+            events.all.compactMap { if case .fix = $0.1, $0.0 > after { return $0.0 }; return nil }
+        }
+        let begin = Date.distantPast
+        #expect(waitUntil(seconds: 10) { fixes(after: begin).count >= 5 }, "no fixes before the restart")
+
+        let killed = Date()
+        feed.killGPSD()
+        #expect(waitUntil(seconds: 5) { events.all.contains { if case .disconnected = $0.1, $0.0 >= killed { return true }; return false } },
+                "the client did not notice gpsd going away")
+        try await Task.sleep(for: .seconds(1))
+        try feed.restartGPSD()
+        let restarted = Date()
+        #expect(waitUntil(seconds: 10) { !fixes(after: restarted).isEmpty }, "no fix after gpsd returned")
+        let first = try #require(fixes(after: restarted).first)
+        let delay = first.timeIntervalSince(restarted)
+        print(String(format: "fixes resumed %.2f s after gpsd restarted", delay))
+        #expect(delay <= 3.0)
+    }
+}
