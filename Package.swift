@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CALSA", "CEspeakNG"]),
         .target(name: "Console", dependencies: ["Geo", "Navigation"]),
         .target(name: "DriveLog", dependencies: ["JSONLines", "Navigation"]),
-        .target(name: "Simulation", dependencies: ["Geo", "MapData", "Routing", "GPSInput"]),
+        .target(name: "Simulation", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "GPSInput"]),
 
         // MARK: command line and wiring
         .target(

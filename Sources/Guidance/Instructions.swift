@@ -150,3 +150,49 @@ extension String {
         return f.uppercased() + dropFirst()
     }
 }
+
+/// When a prompt is spoken, relative to its maneuver.
+public enum PromptKind: String, Sendable {
+    /// Well ahead on fast roads ("In 2 kilometres, ...").
+    case prepare
+    /// The usual announcement ("In 300 metres, turn left").
+    case turnIn
+    /// At the maneuver ("Turn left now").
+    case now
+    /// Arrival at a waypoint or the destination.
+    case arrive
+}
+
+extension Instructions {
+    /// The spoken prompt for a maneuver `distanceMeters` ahead; `then` is the maneuver right after
+    /// it when it follows within seconds.
+    public func prompt(_ m: Maneuver, kind: PromptKind, distanceMeters: Double, then next: Maneuver? = nil) -> String {
+        var text: String
+        let instruction = self.text(m)
+        switch kind {
+        case .prepare, .turnIn:
+            if m.type == .arrive {
+                text = "In \(spokenDistance(distanceMeters)), you will reach your destination"
+                if let side = m.side { text += ", on the \(side.rawValue)" }
+            } else {
+                text = "In \(spokenDistance(distanceMeters)), " + instruction.lowercasedFirst
+            }
+        case .now:
+            text = instruction
+        case .arrive:
+            text = instruction
+        }
+        if let n = next, kind == .now, n.type != .depart {
+            text += ", then " + (n.type == .arrive ? "you will reach your destination" : self.text(n).lowercasedFirst)
+        }
+        return text + "."
+    }
+}
+
+extension String {
+    var lowercasedFirst: String {
+        guard let f = first else { return self }
+        // keep "U-turn", street names and the like intact: only the first word's capital goes
+        return f.lowercased() + dropFirst()
+    }
+}

@@ -87,7 +87,9 @@ public struct ManeuverBuilder: Sendable {
             } else if options.isEmpty {
                 // no choice here: only a change of name is worth saying
                 if !sameName, inRec.nameID != 0 || outRec.nameID != 0 {
-                    emitted = make(.newName, abs(angle) < 45 ? .straight : modifier, street: outRec.nameID, ref: outRec.refID)
+                    // a corner where the name changes is a turn to the driver; a gentle one is a new name
+                    emitted = abs(angle) < 45 ? make(.newName, .straight, street: outRec.nameID, ref: outRec.refID)
+                        : make(.turn, modifier, street: outRec.nameID, ref: outRec.refID)
                 }
             } else {
                 let straightest = options.map { abs(Angle.difference(from: bIn, to: bearingOut($0))) }.min() ?? 180

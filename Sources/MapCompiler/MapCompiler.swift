@@ -12,13 +12,16 @@ public struct ImportSummary: Sendable {
     public var signals = 0
     public var barriers = 0
     public var restrictions = 0
+    /// Edges in small pieces of the network cut off from the rest.
+    public var isolatedEdges = 0
     public var skippedLocations = 0
     public var seconds = 0.0
     public var fileBytes = 0
 
     public var line: String {
         "kept \(roadWays) roads as \(edges) edges between \(graphNodes) nodes (\(shapePoints) shape points, \(names) names), "
-            + "\(signals) traffic signals, \(barriers) barriers, \(restrictions) turn restrictions read; "
+            + "\(signals) traffic signals, \(barriers) barriers, \(restrictions) turn restrictions read, "
+            + "\(isolatedEdges) edges in small disconnected pieces; "
             + String(format: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
     }
 }
@@ -60,6 +63,7 @@ public enum MapCompiler {
             ("osm_nodes", String(stats.nodes)), ("osm_ways", String(stats.ways)), ("osm_relations", String(stats.relations)),
         ]
         var graph = builder.build(meta: meta)
+        summary.isolatedEdges = Components.markIsolated(&graph)
         summary.roadWays = builder.wayCount
         summary.graphNodes = graph.nodes.count
         summary.edges = graph.edges.count

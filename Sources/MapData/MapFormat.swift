@@ -116,6 +116,9 @@ public struct EdgeFlags: OptionSet, Sendable, Hashable {
     public static let destinationOnly = EdgeFlags(rawValue: 1 << 8)
     /// junction=circular or a named rotary.
     public static let circular = EdgeFlags(rawValue: 1 << 9)
+    /// In a small strongly connected piece of the network (cut off by barriers, one-ways or
+    /// access): snapping avoids it unless nothing else is near, as OSRM does.
+    public static let isolated = EdgeFlags(rawValue: 1 << 10)
 }
 
 /// OSM highway classes Tern routes on, ordered from most to least important.

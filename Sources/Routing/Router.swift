@@ -50,9 +50,21 @@ public final class Router {
         var legs = [RouteLeg]()
         for i in 1..<snaps.count {
             let heading = i == 1 ? headingDegrees : nil
-            guard let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading) else {
+            if let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading) {
+                legs.append(leg)
+                continue
+            }
+            // A waypoint in a small cut-off piece (behind a private gate, say): route to the
+            // nearest point of the connected network instead.
+            func connected(_ k: Int) -> Snap? {
+                map.edge(snaps[k].edge).flags.contains(.isolated)
+                    ? snapper.snap(waypoints[k], headingDegrees: k == 0 ? headingDegrees : nil, allowIsolated: false) : snaps[k]
+            }
+            guard let a = connected(i - 1), let b = connected(i), a != snaps[i - 1] || b != snaps[i],
+                  let leg = leg(from: a, to: b, headingDegrees: heading) else {
                 throw RoutingError.noRoute(from: i - 1, to: i)
             }
+            snaps[i] = b
             legs.append(leg)
         }
         return Route(legs: legs, waypoints: waypoints)

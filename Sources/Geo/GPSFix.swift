@@ -1,4 +1,4 @@
-import Geo
+import Foundation
 
 /// Fix quality as gpsd reports it (TPV `mode`).
 public enum FixMode: Int, Sendable, Comparable {
@@ -13,7 +13,8 @@ public enum FixMode: Int, Sendable, Comparable {
     }
 }
 
-/// One position report from the receiver, as gpsd (or an NMEA log) gives it.
+/// One position report from the receiver, as gpsd (or an NMEA log) gives it: the value that enters
+/// the pipeline (GPSInput produces it, Positioning consumes it).
 public struct GPSFix: Sendable, Equatable {
     /// Fix time, seconds since the Unix epoch (UTC).
     public var time: Double
@@ -58,16 +59,3 @@ public struct GPSFix: Sendable, Equatable {
     public var isUsable: Bool { mode >= .twoD && coordinate.isValid }
 }
 
-/// What a GPS source reports to the pipeline.
-public enum GPSInputEvent: Sendable {
-    /// Connected to gpsd (or a log opened).
-    case connected(String)
-    /// Lost gpsd; the client is reconnecting.
-    case disconnected(String)
-    /// A usable fix, one per epoch.
-    case fix(GPSFix)
-    /// A raw NMEA sentence as received (for the drive log).
-    case nmea(String)
-    /// The source has no more data (end of a log).
-    case finished
-}

@@ -1,0 +1,60 @@
+import Foundation
+import Geo
+import Guidance
+import Navigation
+
+/// The one-line summary written to the serial console once per fix:
+/// `[GUIDING] Turn left onto Hauptstraße in 250 m | 3.2 km 6 min ETA 12:34 | 48 km/h | 3D`.
+public struct StatusLine: Sendable, Equatable {
+    public var text: String
+
+    public init(phase: Navigator.Phase, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?,
+                time: Double?, road: String? = nil, units: UnitSystem = .metric, timeZoneOffsetSeconds: Int = 0) {
+        let words = Instructions(units: units)
+        var parts = [String]()
+        let label: String
+        switch phase {
+        case .idle: label = "IDLE"
+        case .freeDrive: label = "FREE DRIVE"
+        case .tracking: label = "GUIDING"
+        case .offRoute: label = "OFF ROUTE"
+        case .rerouting: label = "REROUTING"
+        case .arrived: label = "ARRIVED"
+        }
+        if let p = progress, phase == .tracking || phase == .offRoute || phase == .rerouting {
+            if let m = p.nextManeuver, m.type == .arrive {
+                let side = m.side.map { " on the \($0.rawValue)" } ?? ""
+                parts.append("[\(label)] Destination\(side) in \(words.shortDistance(p.distanceToNextMeters))")
+            } else {
+                parts.append("[\(label)] \(p.nextInstruction) in \(words.shortDistance(p.distanceToNextMeters))")
+            }
+            var remaining = "\(words.shortDistance(p.remainingMeters)) \(StatusLine.duration(p.remainingSeconds))"
+            if let t = time { remaining += " ETA " + FixTime.clock(t + p.remainingSeconds + Double(timeZoneOffsetSeconds)) }
+            parts.append(remaining)
+        } else if phase == .arrived {
+            parts.append("[\(label)] You have arrived")
+        } else {
+            parts.append("[\(label)]" + (road.map { $0.isEmpty ? "" : " \($0)" } ?? ""))
+        }
+        if let v = speedMetersPerSecond {
+            parts.append(units == .metric ? "\(Int((v * 3.6).rounded())) km/h" : "\(Int((v * 2.236_936).rounded())) mph")
+        } else {
+            parts.append("-- km/h")
+        }
+        parts.append(fixMode.map(\.label) ?? "NO FIX")
+        text = parts.joined(separator: " | ")
+    }
+
+    /// A line saying GPS is missing.
+    public static func waiting(_ why: String) -> StatusLine { StatusLine(text: "[NO FIX] \(why)") }
+
+    public init(text: String) { self.text = text }
+
+    /// "1 h 05 min", "12 min", "<1 min".
+    static func duration(_ s: Double) -> String {
+        let minutes = Int((s / 60).rounded())
+        if minutes < 1 { return "<1 min" }
+        if minutes < 60 { return "\(minutes) min" }
+        return String(format: "%d h %02d min", minutes / 60, minutes % 60)
+    }
+}

@@ -1,0 +1,30 @@
+import Guidance
+import JSONLines
+
+/// Where the car is along the route: route → leg → step, with what remains of each.
+public struct RouteProgress: Sendable, Equatable {
+    public var legIndex: Int
+    /// Index of the maneuver whose step the car is on (0 = after depart).
+    public var stepIndex: Int
+    /// Metres driven along the current leg.
+    public var legDistanceTraveledMeters: Double
+    public var legRemainingMeters: Double
+    public var legRemainingSeconds: Double
+    /// Whole route remaining (this leg and the following ones).
+    public var remainingMeters: Double
+    public var remainingSeconds: Double
+    /// The next maneuver and how far it is.
+    public var nextManeuver: Maneuver?
+    public var nextInstruction: String
+    public var distanceToNextMeters: Double
+    /// Distance from the car to the route line, metres.
+    public var distanceFromRouteMeters: Double
+
+    var jsonFields: [(String, JSONValue)] {
+        [("leg", .int(legIndex)), ("step", .int(stepIndex)),
+         ("remaining_m", .num(remainingMeters, 0)), ("remaining_s", .num(remainingSeconds, 0)),
+         ("leg_remaining_m", .num(legRemainingMeters, 0)), ("leg_remaining_s", .num(legRemainingSeconds, 0)),
+         ("next", .string(nextManeuver.map(\.osrmTurn) ?? "")), ("instruction", .string(nextInstruction)),
+         ("distance_to_next_m", .num(distanceToNextMeters, 0))]
+    }
+}

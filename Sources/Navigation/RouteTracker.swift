@@ -1,0 +1,58 @@
+import Geo
+import Routing
+
+/// Where a point lies along a leg's shape.
+struct LegPosition: Sendable, Equatable {
+    /// Index of the shape segment (its first point).
+    var segment: Int
+    /// Metres from the leg's start.
+    var alongMeters: Double
+    /// Distance from the point to the shape, metres.
+    var distanceMeters: Double
+    /// Bearing of that segment, degrees.
+    var bearingDegrees: Double
+}
+
+/// Projects positions onto a leg, searching forward from the last position first so that a
+/// route passing the same place twice is followed in order.
+enum RouteTracker {
+    static func locate(_ c: Coordinate, on leg: RouteLeg, hint: Int, courseDegrees: Double?) -> LegPosition {
+        let shape = leg.shape
+        guard shape.count >= 2 else {
+            return LegPosition(segment: 0, alongMeters: 0, distanceMeters: c.distance(to: shape.first ?? c), bearingDegrees: 0)
+        }
+        let ruler = CheapRuler(latitude: c.latitude)
+        func scan(_ range: Range<Int>) -> LegPosition? {
+            var best: (score: Double, pos: LegPosition)?
+            for i in range where i + 1 < shape.count {
+                let p = ruler.project(c, onto: shape[i], shape[i + 1])
+                let bearing = ruler.bearing(shape[i], shape[i + 1])
+                var score = p.distanceMeters
+                if let course = courseDegrees, shape[i] != shape[i + 1] {
+                    // prefer the pass in the driving direction where the route doubles back
+                    score += abs(Angle.difference(from: bearing, to: course)) > 100 ? 15 : 0
+                }
+                // a little preference for staying near the hint, against jumps far ahead
+                score += Double(max(0, i - hint)) * 0.01
+                let segLen = leg.cumulativeMeters[i + 1] - leg.cumulativeMeters[i]
+                let pos = LegPosition(segment: i, alongMeters: leg.cumulativeMeters[i] + segLen * p.fraction,
+                                      distanceMeters: p.distanceMeters, bearingDegrees: bearing)
+                if best == nil || score < best!.score { best = (score, pos) }
+            }
+            return best?.pos
+        }
+        let lo = max(0, hint - 3), hi = min(shape.count - 1, hint + 80)
+        if let near = scan(lo..<hi), near.distanceMeters < 30 { return near }
+        let all = scan(0..<(shape.count - 1))!
+        return all
+    }
+
+    /// Seconds from the leg's start at `along` metres (interpolated).
+    static func seconds(at along: Double, on leg: RouteLeg, segment: Int) -> Double {
+        let i = min(max(0, segment), leg.shape.count - 2)
+        let m0 = leg.cumulativeMeters[i], m1 = leg.cumulativeMeters[i + 1]
+        let s0 = leg.cumulativeSeconds[i], s1 = leg.cumulativeSeconds[i + 1]
+        let f = m1 > m0 ? min(1, max(0, (along - m0) / (m1 - m0))) : 0
+        return s0 + (s1 - s0) * f
+    }
+}

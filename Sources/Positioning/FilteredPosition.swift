@@ -1,0 +1,83 @@
+import Geo
+
+/// A position the rest of the pipeline can trust: gated (and, from issue #4, filtered).
+public struct FilteredPosition: Sendable, Equatable {
+    /// Fix time, seconds since the Unix epoch (UTC).
+    public var time: Double
+    public var coordinate: Coordinate
+    /// m/s, nil when unknown.
+    public var speedMetersPerSecond: Double?
+    /// Degrees true, nil when unknown (or meaningless at walking pace).
+    public var courseDegrees: Double?
+    /// Horizontal accuracy estimate in metres (95%).
+    public var accuracyMeters: Double
+    /// True when predicted without a fix (dead reckoning through an outage).
+    public var estimated: Bool
+    public var mode: FixMode
+
+    public init(time: Double, coordinate: Coordinate, speedMetersPerSecond: Double?, courseDegrees: Double?,
+                accuracyMeters: Double, estimated: Bool = false, mode: FixMode = .threeD) {
+        self.time = time
+        self.coordinate = coordinate
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.courseDegrees = courseDegrees
+        self.accuracyMeters = accuracyMeters
+        self.estimated = estimated
+        self.mode = mode
+    }
+}
+
+/// Why a fix was not used.
+public enum DiscardReason: String, Sendable {
+    case noFix = "no-fix"
+    case invalidValue = "invalid-value"
+    case timeWentBackwards = "time-backwards"
+    case repeatedEpoch = "repeated-epoch"
+    case inaccurate = "inaccurate"
+    case impossibleSpeed = "impossible-speed"
+}
+
+/// The quality gate: which fixes are used (the Mapbox SDK's `shouldDiscard`). A value type:
+/// feed fixes in order, get a position or a reason.
+public struct FixGate: Sendable {
+    /// Fixes whose horizontal error exceeds this are discarded, metres.
+    public var maximumErrorMeters = 100.0
+    /// Faster than any car, m/s (300 km/h).
+    public var maximumSpeedMetersPerSecond = 83.0
+    /// User range error for turning HDOP into metres when the receiver gives no error estimate.
+    public var uereMeters = 6.0
+
+    private var last: (time: Double, coordinate: Coordinate)?
+
+    public init() {}
+
+    public mutating func accept(_ fix: GPSFix) -> Result<FilteredPosition, DiscardReasonError> {
+        guard fix.mode >= .twoD else { return .failure(.init(.noFix)) }
+        guard fix.coordinate.isValid, fix.time.isFinite else { return .failure(.init(.invalidValue)) }
+        let accuracy = fix.horizontalErrorMeters ?? (fix.hdop.map { $0 * uereMeters * 2 } ?? 15)
+        guard accuracy.isFinite, accuracy <= maximumErrorMeters else { return .failure(.init(.inaccurate)) }
+        if let l = last {
+            if fix.time == l.time { return .failure(.init(.repeatedEpoch)) }
+            if fix.time < l.time { return .failure(.init(.timeWentBackwards)) }
+            let dt = fix.time - l.time
+            // Only judge over short gaps: after a long outage any distance is possible.
+            if dt < 30, l.coordinate.distance(to: fix.coordinate) / dt > maximumSpeedMetersPerSecond + accuracy / dt {
+                return .failure(.init(.impossibleSpeed))
+            }
+        }
+        last = (fix.time, fix.coordinate)
+        var speed = fix.speedMetersPerSecond
+        if let s = speed, !s.isFinite || s < 0 { speed = nil }
+        var course = fix.courseDegrees
+        if let c = course, !c.isFinite { course = nil }
+        if let s = speed, s < 1.0 { course = nil }  // at a standstill the course is noise
+        return .success(FilteredPosition(time: fix.time, coordinate: fix.coordinate, speedMetersPerSecond: speed,
+                                         courseDegrees: course, accuracyMeters: accuracy, mode: fix.mode))
+    }
+}
+
+/// A discard reason carried as an Error (for Result).
+public struct DiscardReasonError: Error, Sendable, Equatable {
+    public let reason: DiscardReason
+    public init(_ reason: DiscardReason) { self.reason = reason }
+}

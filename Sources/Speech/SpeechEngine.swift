@@ -1,0 +1,176 @@
+import Foundation
+import Synchronization
+
+/// Where speech is played.
+public enum SpeechOutput: Sendable, Equatable {
+    /// An ALSA PCM by name ("default", "hw:1,0", "null", "file:FILE=/tmp/x.wav,FORMAT=wav").
+    case device(String)
+    /// A WAV file of everything spoken.
+    case wavFile(String)
+    /// Synthesis only, no audio (measuring).
+    case none
+}
+
+/// What the speech thread reports back.
+public enum SpeechEvent: Sendable, Equatable {
+    /// A prompt was spoken: synthesis took `synthesisSeconds`, the audio lasts `audioSeconds`,
+    /// and playback (including device start-up) took `playbackSeconds`.
+    case spoken(id: Int, text: String, synthesisSeconds: Double, audioSeconds: Double, playbackSeconds: Double)
+    /// The audio output cannot be used; speech goes on silently. Reported once per output.
+    case outputUnavailable(String)
+    /// One prompt failed (unknown voice, synthesis error); the engine goes on.
+    case failed(id: Int, reason: String)
+}
+
+/// One utterance.
+public struct Utterance: Sendable, Equatable {
+    public var id: Int
+    public var text: String
+    /// espeak-ng voice name, e.g. "en-gb".
+    public var voice: String
+    public init(id: Int, text: String, voice: String = "en-gb") {
+        self.id = id
+        self.text = text
+        self.voice = voice
+    }
+}
+
+/// Speaks prompts on a dedicated thread that owns the audio output and is the one user of
+/// espeak-ng while it synthesises.
+/// `speak` never blocks the caller; prompts are spoken in order; a missing sound card is reported
+/// once and never stops anything.
+public final class SpeechEngine: Sendable {
+    private struct State {
+        var queue: [Utterance] = []
+        var stopping = false
+        var finished = false
+    }
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let handler: @Sendable (SpeechEvent) -> Void
+    public let output: SpeechOutput
+
+    public init(output: SpeechOutput, handler: @escaping @Sendable (SpeechEvent) -> Void = { _ in }) {
+        self.output = output
+        self.handler = handler
+        let t = Thread { [self] in run() }
+        t.name = "tern.speech"
+        t.start()
+    }
+
+    deinit { shutdown() }
+
+    /// Queues a prompt.
+    public func speak(_ u: Utterance) {
+        state.withLock { $0.queue.append(u) }
+        wake.signal()
+    }
+
+    /// Drops prompts not yet started (e.g. when a newer, more urgent one replaces them).
+    public func cancelPending() { state.withLock { $0.queue.removeAll() } }
+
+    /// True when nothing is queued or being spoken.
+    public var isIdle: Bool { state.withLock { $0.queue.isEmpty } && pendingCount.load(ordering: .acquiring) == 0 }
+    private let pendingCount = Atomic<Int>(0)
+
+    /// Waits until everything queued has been spoken (or `timeout` seconds pass); true if idle.
+    @discardableResult
+    public func waitUntilIdle(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !isIdle {
+            if Date() >= deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+
+    /// Finishes what is queued, closes the output (a WAV or file PCM is complete afterwards) and
+    /// ends the thread.
+    public func shutdown(timeout: Double = 10) {
+        let already = state.withLock { s -> Bool in
+            defer { s.stopping = true }
+            return s.stopping
+        }
+        if !already { wake.signal() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !state.withLock({ $0.finished }) && Date() < deadline { usleep(5_000) }
+    }
+
+    private func run() {
+        var sink: AudioSink?
+        var outputFailed = false
+        func openSink() {
+            guard sink == nil, !outputFailed else { return }
+            do {
+                switch output {
+                case .device(let name): sink = try ALSASink(name: name)
+                case .wavFile(let path): sink = try WAVFileSink(path: path)
+                case .none: break
+                }
+            } catch {
+                outputFailed = true
+                handler(.outputUnavailable("\(error); guidance continues without speech"))
+            }
+        }
+        while true {
+            let next: Utterance? = state.withLock { s in
+                if s.queue.isEmpty { return nil }
+                pendingCount.add(1, ordering: .acquiringAndReleasing)
+                return s.queue.removeFirst()
+            }
+            guard let u = next else {
+                if state.withLock({ $0.stopping && $0.queue.isEmpty }) { break }
+                _ = wake.wait(timeout: .now() + 0.5)
+                continue
+            }
+            defer { pendingCount.subtract(1, ordering: .acquiringAndReleasing) }
+            do {
+                let t0 = Date()
+                let (samples, sampleRate) = try SpeechSynthesizer.withShared { synth in
+                    try synth.setVoice(u.voice)
+                    return (try synth.synthesize(u.text), synth.sampleRate)
+                }
+                let t1 = Date()
+                openSink()
+                if let s = sink {
+                    do {
+                        try s.play(samples, sampleRate: sampleRate)
+                    } catch {
+                        // The device went away mid-drive: say so once, keep guiding silently.
+                        sink = nil
+                        outputFailed = true
+                        handler(.outputUnavailable("\(error); guidance continues without speech"))
+                    }
+                }
+                let t2 = Date()
+                handler(.spoken(id: u.id, text: u.text, synthesisSeconds: t1.timeIntervalSince(t0),
+                                audioSeconds: Double(samples.count) / Double(sampleRate),
+                                playbackSeconds: t2.timeIntervalSince(t1)))
+            } catch {
+                handler(.failed(id: u.id, reason: "\(error)"))
+            }
+        }
+        sink?.close()
+        sink = nil
+        state.withLock { $0.finished = true }
+    }
+
+    /// espeak-ng voice names available on this machine.
+    public static func voices() -> [String] { SpeechSynthesizer.availableVoices() }
+}
+
+extension SpeechEngine {
+    /// Why the ALSA PCM `name` cannot be opened for playback, or nil when it can.
+    public static func deviceProblem(_ name: String) -> String? {
+        do {
+            let sink = try ALSASink(name: name)
+            sink.close()
+            return nil
+        } catch let e as SpeechError {
+            if case let .audioDevice(_, reason) = e { return reason }
+            return e.description
+        } catch {
+            return "\(error)"
+        }
+    }
+}

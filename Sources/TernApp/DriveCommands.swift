@@ -1,0 +1,122 @@
+import Foundation
+import Geo
+import GPSInput
+import MapData
+import Routing
+import Simulation
+import Speech
+
+/// `tern simulate`, `tern replay`, `tern demo`.
+enum DriveCommands {
+    static func simulate(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, valued: ["map", "from", "to", "via", "seed", "noise", "o", "output", "start"], switches: [])
+        let mapPath = try a.require("map")
+        guard let from = try a.coordinate("from"), let to = try a.coordinate("to") else { throw UsageError("simulate needs --from and --to") }
+        guard let out = a.value("o") ?? a.value("output") else { throw UsageError("missing -o D.nmea") }
+        let map: RoadMap
+        do { map = try RoadMap(path: mapPath) } catch { throw CommandError("\(error)") }
+        var options = DriveSimulator.Options()
+        options.seed = UInt64(try a.int("seed", default: 1, range: 0...Int.max))
+        options.noiseMeters = try a.double("noise", default: 0, range: 0...100)
+        if let s = a.value("start") {
+            guard let t = parseISO8601(s) else { throw UsageError("--start \(s): expected YYYY-MM-DDTHH:MM:SSZ") }
+            options.startTime = t
+        }
+        let route: Route
+        do { route = try Router(map: map).route([from] + (try a.coordinates("via")) + [to]) } catch { throw CommandError("\(error)") }
+        let fixes = DriveSimulator(map: map, options: options).drive(route)
+        do {
+            try DriveSimulator.nmea(fixes).write(toFile: out, atomically: true, encoding: .utf8)
+        } catch { throw CommandError("\(out): cannot write: \(error.localizedDescription)") }
+        printError(String(format: "tern simulate: %@: %d fixes, %.0f s, %.2f km", out, fixes.count,
+                          (fixes.last?.time ?? 0) - (fixes.first?.time ?? 0), route.distanceMeters / 1000))
+        return 0
+    }
+
+    static func parseISO8601(_ s: String) -> Double? {
+        let f = ISO8601DateFormatter()
+        return f.date(from: s)?.timeIntervalSince1970
+    }
+
+    static let speechOptions: Set<String> = ["device", "wav"]
+
+    static func speechOutput(_ a: Arguments) -> SpeechOutput? {
+        if a.has("mute") { return nil }
+        if let w = a.value("wav") { return .wavFile(w) }
+        return .device(a.value("device") ?? "default")
+    }
+
+    static func replay(_ args: [String]) async throws -> Int32 {
+        let a = try Arguments(args, valued: ["map", "to", "via", "rate", "log-dir", "device", "wav", "console", "baud", "lang", "units"],
+                              switches: ["direct", "mute", "quiet"])
+        guard a.positional.count == 1 else { throw UsageError("replay takes one NMEA log") }
+        guard let to = try a.coordinate("to") else { throw UsageError("replay needs --to LAT,LON") }
+        var o = ReplayOptions(log: a.positional[0], mapPath: try a.require("map"), waypoints: (try a.coordinates("via")) + [to])
+        o.rate = try a.double("rate", default: 1, range: 0.1...1000)
+        o.logDirectory = a.value("log-dir") ?? "drives"
+        o.direct = a.has("direct")
+        o.speech = speechOutput(a)
+        o.fallbackToWAV = a.value("device") == nil
+        o.console = a.value("console")
+        o.baud = try a.int("baud", default: 115_200, range: 1...4_000_000)
+        o.quiet = a.has("quiet")
+        o.locale = a.value("lang") ?? "en-GB"
+        if let u = a.value("units") {
+            guard let units = Guidance.UnitSystem(rawValue: u) else { throw UsageError("--units \(u): expected metric or imperial") }
+            o.units = units
+        }
+        guard FileManager.default.isReadableFile(atPath: o.log) else { throw CommandError("\(o.log): no such file or not readable") }
+        let r = try await Replay.run(o)
+        printSummary(r)
+        return 0
+    }
+
+    static func printSummary(_ r: ReplayResult) {
+        printError(String(format: "tern: drive recorded in %@: %d fixes, %d events, %d prompts, %@ (%.1f s)", r.folder, r.fixes, r.events,
+                          r.prompts, r.arrived ? "arrived" : "did not arrive", r.seconds))
+        if let w = r.wav { printError("tern: prompts spoken into \(w)") }
+    }
+
+    static func demo(_ args: [String]) async throws -> Int32 {
+        let a = try Arguments(args, valued: ["rate", "log-dir", "device", "wav", "noise"], switches: ["mute", "quiet", "direct"])
+        let rate = try a.double("rate", default: 4, range: 0.1...1000)
+        let noise = try a.double("noise", default: 2, range: 0...50)
+        let logDir = a.value("log-dir") ?? "drives"
+        let work = NSTemporaryDirectory() + "tern-demo-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let mapPath = (work as NSString).appendingPathComponent("demo-town.tmap")
+        let summary: ImportSummary
+        do { summary = try DemoTown.build(mapPath: mapPath, workDirectory: work) } catch { throw CommandError("building the demo town: \(error)") }
+        printError("tern demo: demo town imported: \(summary.line)")
+        let map: RoadMap
+        do { map = try RoadMap(path: mapPath) } catch { throw CommandError("\(error)") }
+        let route: Route
+        do { route = try Router(map: map).route([DemoTown.start, DemoTown.destination]) } catch { throw CommandError("demo route: \(error)") }
+        var options = DriveSimulator.Options()
+        options.noiseMeters = noise
+        options.seed = 7
+        let fixes = DriveSimulator(map: map, options: options).drive(route)
+        let log = (work as NSString).appendingPathComponent("demo-drive.nmea")
+        try DriveSimulator.nmea(fixes).write(toFile: log, atomically: true, encoding: .utf8)
+        printError(String(format: "tern demo: simulated drive of %.2f km, %d fixes; replaying at %gx through %@", route.distanceMeters / 1000,
+                          fixes.count, rate, a.has("direct") ? "the log directly" : "gpsfake → gpsd → tern"))
+        var o = ReplayOptions(log: log, mapPath: mapPath, waypoints: [DemoTown.destination])
+        o.rate = rate
+        o.logDirectory = logDir
+        o.speech = speechOutput(a)
+        o.fallbackToWAV = a.value("device") == nil
+        o.quiet = a.has("quiet")
+        o.direct = a.has("direct")
+        let r = try await Replay.run(o)
+        // keep the demo's map and log beside the drive for `tern replay` and inspection
+        for (file, name) in [(log, "demo-drive.nmea"), (mapPath, "demo-town.tmap")] {
+            try? FileManager.default.copyItem(atPath: file, toPath: (r.folder as NSString).appendingPathComponent(name))
+        }
+        printSummary(r)
+        return r.arrived ? 0 : 1
+    }
+}
+
+import Guidance
+import MapCompiler

@@ -1,0 +1,210 @@
+import Console
+import DriveLog
+import Foundation
+import Geo
+import GPSInput
+import MapData
+import Navigation
+import Speech
+
+/// How a replay runs.
+struct ReplayOptions {
+    var log: String
+    var mapPath: String
+    /// Vias, then the destination.
+    var waypoints: [Coordinate]
+    /// Speed-up against the log's own time (1 = real time).
+    var rate = 1.0
+    var logDirectory = "drives"
+    /// Skip gpsfake and gpsd: read the log directly.
+    var direct = false
+    /// Where prompts are spoken; nil = muted.
+    var speech: SpeechOutput? = .device("default")
+    /// When the speech device cannot be opened, write prompts to `prompts.wav` in the drive folder.
+    var fallbackToWAV = true
+    var console: String?
+    var baud = 115_200
+    var quiet = false
+    var locale = "en-GB"
+    var units: Guidance.UnitSystem = .metric
+}
+
+/// What a replay did.
+struct ReplayResult {
+    var folder: String
+    var fixes = 0
+    var events = 0
+    var arrived = false
+    var seconds = 0.0
+    var speechNote: String?
+    var wav: String?
+    var prompts = 0
+}
+
+import Guidance
+
+/// Plays an NMEA log through gpsfake → gpsd → libgps → the appliance pipeline (or, with
+/// `direct`, straight from the file), recording the drive.
+enum Replay {
+    /// Inputs of the pipeline task.
+    enum Input: Sendable {
+        case gps(GPSInputEvent)
+        case tick
+    }
+
+    static func run(_ o: ReplayOptions) async throws -> ReplayResult {
+        let started = Date()
+        let (fixes, stats) = try NMEAFile.read(path: o.log)
+        guard let firstFix = fixes.first, let lastFix = fixes.last else {
+            throw CommandError("\(o.log): no usable fix in \(stats.lines) lines (\(stats.badChecksum) bad checksums, \(stats.malformed) malformed)")
+        }
+        let map: RoadMap
+        do { map = try RoadMap(path: o.mapPath) } catch { throw CommandError("\(error)") }
+        let recorder: DriveRecorder
+        do {
+            recorder = try DriveRecorder(logDirectory: o.logDirectory) { printError("tern: \($0)") }
+        } catch {
+            throw CommandError("\(o.logDirectory): cannot create the drive folder: \(error.localizedDescription)")
+        }
+        var result = ReplayResult(folder: recorder.folder)
+
+        // speech: the requested device, or a WAV in the drive folder when there is no sound card
+        var speechOutput = o.speech
+        if case .device(let name)? = o.speech, let problem = AudioDevice.problem(name) {
+            if o.fallbackToWAV {
+                let wav = (recorder.folder as NSString).appendingPathComponent("prompts.wav")
+                speechOutput = .wavFile(wav)
+                result.wav = wav
+                result.speechNote = "no sound card (\(name): \(problem)); prompts are written to \(wav)"
+            } else {
+                result.speechNote = "no sound card (\(name): \(problem)); guidance continues without speech"
+                speechOutput = nil
+            }
+            printError("tern: " + result.speechNote!)
+        }
+        if case .wavFile(let w)? = speechOutput { result.wav = w }
+        let speech = speechOutput.map { SpeechEngine(output: $0) { e in
+            if case .outputUnavailable(let why) = e { printError("tern: speech: \(why)") }
+        } }
+
+        let status: StatusSink?
+        if let dev = o.console {
+            do { status = try SerialConsole(path: dev, baud: o.baud) } catch { throw CommandError("\(error)") }
+        } else {
+            status = o.quiet ? nil : StdoutStatusSink()
+        }
+        var config = NavigatorConfig()
+        config.locale = o.locale
+        config.units = o.units
+        let pipeline = DrivePipeline(map: map, config: config, speech: speech, status: status, recorder: recorder)
+        var prompts = 0
+        pipeline.onEvent = { e in if case .prompt = e.kind { prompts += 1 } }
+        pipeline.go(to: o.waypoints, time: firstFix.time)
+
+        if o.direct {
+            for line in try NMEAFile.lines(path: o.log) where line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
+            for f in fixes {
+                pipeline.handle(.fix(f))
+                if pipeline.isArrived { break }
+            }
+        } else {
+            try await throughGpsd(o, fixes: fixes, stats: stats, pipeline: pipeline, lastFixTime: lastFix.time, workDirectory: recorder.folder)
+        }
+        speech?.waitUntilIdle(timeout: 60)
+        speech?.shutdown()
+        status?.close()
+        recorder.close()
+        result.fixes = pipeline.fixCount
+        result.events = pipeline.eventCount
+        result.arrived = pipeline.isArrived
+        result.prompts = prompts
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    /// gpsfake replays a paced copy of the log into its own gpsd; the client reads it back.
+    private static func throughGpsd(_ o: ReplayOptions, fixes: [GPSFix], stats: NMEAStats, pipeline: DrivePipeline,
+                                    lastFixTime: Double, workDirectory: String) async throws {
+        let lines = try NMEAFile.lines(path: o.log).filter { $0.hasPrefix("$") || $0.hasPrefix("!") }
+        let epochs = max(1, fixes.count)
+        let perEpoch = max(1.0, Double(lines.count) / Double(epochs))
+        let epochSeconds = fixes.count > 1 ? max(0.05, (lastFixTime - fixes[0].time) / Double(fixes.count - 1)) : 1
+        let cycle = epochSeconds / o.rate / perEpoch
+        // gpsfake starts writing before gpsd has opened its pty and before our client watches:
+        // lead in with the first epoch repeated for ~3 s so no real epoch is lost (the client
+        // keeps one fix per epoch time, so the repeats collapse into the first fix).
+        let firstEpoch = leadingEpoch(lines)
+        let repeats = Int((3.0 / max(cycle * Double(firstEpoch.count), 0.001)).rounded(.up))
+        var paced = [String]()
+        for _ in 0..<max(1, repeats) { paced += firstEpoch }
+        paced += lines
+        let pacedPath = (workDirectory as NSString).appendingPathComponent(".replay-input.nmea")
+        try (paced.joined(separator: "\r\n") + "\r\n").write(toFile: pacedPath, atomically: true, encoding: .utf8)
+        defer { unlink(pacedPath) }
+
+        let fake: GPSFake
+        do {
+            fake = try GPSFake(log: pacedPath, cycleSeconds: cycle, once: true, outputPath: "/dev/null")
+        } catch { throw CommandError("\(error)") }
+        defer { fake.stop() }
+        let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
+        let client = GPSDClient(options: .init(port: String(fake.port), watchNMEA: true)) { continuation.yield(.gps($0)) }
+        client.start()
+        defer { client.stop() }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                continuation.yield(.tick)
+            }
+        }
+        defer { ticker.cancel() }
+
+        let expectedSeconds = Double(paced.count) * cycle
+        let deadline = Date().addingTimeInterval(expectedSeconds + 30)
+        var lastData = Date()
+        var sawLast = false
+        var failure: String?
+        for await input in stream {
+            switch input {
+            case .gps(let e):
+                lastData = Date()
+                if case .fix(let f) = e, f.time >= lastFixTime - 0.0005 { sawLast = true }
+                pipeline.handle(e)
+            case .tick:
+                if pipeline.isArrived || sawLast { break }
+                if Date() > deadline { failure = "replay timed out after \(Int(expectedSeconds + 30)) s"; break }
+                if Date().timeIntervalSince(lastData) > 10 && !fake.isRunning { failure = "gpsfake stopped before the end of the log"; break }
+                continue
+            }
+            if pipeline.isArrived || sawLast || failure != nil { break }
+        }
+        continuation.finish()
+        if let failure { printError("tern: \(failure)") }
+    }
+
+    /// The sentences of the first epoch that has a fix.
+    static func leadingEpoch(_ lines: [String]) -> [String] {
+        var parser = NMEAParser()
+        var epoch = [String]()
+        var epochTime: Substring?
+        for l in lines {
+            let f = l.split(separator: ",", omittingEmptySubsequences: false)
+            let type = f.first.map { $0.suffix(3) } ?? ""
+            let time: Substring? = (type == "RMC" || type == "GGA" || type == "GNS") && f.count > 1 ? f[1] : nil
+            if let t = time, t != epochTime {
+                if parser.feed(line: l) != nil { return epoch }  // the previous epoch had a fix
+                epoch = [l]
+                epochTime = t
+                continue
+            }
+            _ = parser.feed(line: l)
+            epoch.append(l)
+        }
+        return epoch
+    }
+}
+
+/// Checks whether an ALSA PCM can be opened, without playing anything.
+enum AudioDevice {
+    static func problem(_ name: String) -> String? { SpeechEngine.deviceProblem(name) }
+}

@@ -1,0 +1,222 @@
+import Console
+import DriveLog
+import Foundation
+import Geo
+import GPSInput
+import Guidance
+import MapData
+import Navigation
+import Speech
+
+/// `tern run`: the appliance under systemd. gpsd in, speech and the serial console out, every
+/// drive logged; commands from the console (`go LAT,LON`, `cancel`, ...). Stops on SIGTERM/SIGINT.
+enum RunCommand {
+    struct Config {
+        var map = "/var/lib/tern/maps/default.tmap"
+        var gpsdHost = "localhost"
+        var gpsdPort = "2947"
+        var console: String?
+        var baud = 115_200
+        var speech = "default"
+        var logDirectory = "/var/lib/tern/drives"
+        var locale = "en-GB"
+        var units: UnitSystem = .metric
+        var destination: Coordinate?
+
+        /// Reads `key = value` lines (`#` comments); unknown keys and bad values are errors naming the line.
+        mutating func load(_ path: String) throws {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CommandError("\(path): cannot read the configuration") }
+            for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+                    .trimmingCharacters(in: .whitespaces) ?? ""
+                if line.isEmpty { continue }
+                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else { throw CommandError("\(path):\(n + 1): expected key = value") }
+                try set(parts[0], parts[1], at: "\(path):\(n + 1)")
+            }
+        }
+
+        mutating func set(_ key: String, _ value: String, at place: String) throws {
+            switch key {
+            case "map": map = value
+            case "gpsd":
+                let hp = value.split(separator: ":")
+                gpsdHost = hp.first.map(String.init) ?? "localhost"
+                if hp.count > 1 { gpsdPort = String(hp[1]) }
+            case "console": console = value.isEmpty || value == "none" ? nil : value
+            case "baud":
+                guard let b = Int(value), SerialConsole.supportedBaudRates[b] != nil else { throw CommandError("\(place): baud \(value) is not supported") }
+                baud = b
+            case "speech": speech = value
+            case "log-dir": logDirectory = value
+            case "locale": locale = value
+            case "units":
+                guard let u = UnitSystem(rawValue: value) else { throw CommandError("\(place): units must be metric or imperial") }
+                units = u
+            case "destination":
+                guard let c = Coordinate(parsing: value) else { throw CommandError("\(place): destination must be LAT,LON") }
+                destination = c
+            default: throw CommandError("\(place): unknown setting `\(key)`")
+            }
+        }
+    }
+
+    enum Input: Sendable {
+        case gps(GPSInputEvent)
+        case consoleLine(String)
+        case tick
+        case stop
+    }
+
+    static func run(_ args: [String]) async throws -> Int32 {
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination"],
+                              switches: [])
+        var config = Config()
+        let path = a.value("config") ?? "/etc/tern/tern.conf"
+        if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination"] {
+            if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
+        }
+        let map: RoadMap
+        do { map = try RoadMap(path: config.map) } catch { throw CommandError("\(error)") }
+        let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
+
+        let recorder = try? DriveRecorder(logDirectory: config.logDirectory) { printError("tern: \($0)") }
+        if recorder == nil { printError("tern: cannot create a drive folder in \(config.logDirectory); drives are not logged") }
+        var speech: SpeechEngine?
+        if config.speech != "none" {
+            if let problem = SpeechEngine.deviceProblem(config.speech) {
+                printError("tern: no sound card (\(config.speech): \(problem)); guidance continues without speech")
+            } else {
+                speech = SpeechEngine(output: .device(config.speech)) { e in
+                    if case .outputUnavailable(let why) = e { printError("tern: speech: \(why)") }
+                }
+            }
+        }
+        var serial: SerialConsole?
+        if let dev = config.console {
+            do {
+                serial = try SerialConsole(path: dev, baud: config.baud) { continuation.yield(.consoleLine($0)) }
+            } catch { printError("tern: \(error); status goes to standard output") }
+        }
+        let status: StatusSink = serial ?? StdoutStatusSink()
+        var navConfig = NavigatorConfig()
+        navConfig.locale = config.locale
+        navConfig.units = config.units
+        let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)
+        if let d = config.destination { pipeline.go(to: [d], time: 0) }
+
+        let client = GPSDClient(options: .init(host: config.gpsdHost, port: config.gpsdPort, watchNMEA: true)) { continuation.yield(.gps($0)) }
+        client.start()
+        let signals = SignalWatcher { continuation.yield(.stop) }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                continuation.yield(.tick)
+            }
+        }
+        SystemdNotifier.notify("READY=1\nSTATUS=waiting for GPS")
+        var lastFixWall = Date()
+        var reportedLost = false
+        loop: for await input in stream {
+            switch input {
+            case .gps(let e):
+                if case .fix = e { lastFixWall = Date(); reportedLost = false }
+                pipeline.handle(e)
+            case .consoleLine(let line):
+                let reply = handleCommand(line, pipeline: pipeline)
+                serial?.send(reply)
+            case .tick:
+                SystemdNotifier.notify("WATCHDOG=1")
+                if !reportedLost && Date().timeIntervalSince(lastFixWall) > 5 {
+                    reportedLost = true
+                    pipeline.handle(.disconnected("no fix for 5 s"))
+                }
+            case .stop:
+                break loop
+            }
+        }
+        SystemdNotifier.notify("STOPPING=1")
+        ticker.cancel()
+        signals.cancel()
+        client.stop()
+        speech?.shutdown(timeout: 3)
+        status.close()
+        recorder?.close()
+        return 0
+    }
+
+    /// Carries out a console command; returns the reply line.
+    static func handleCommand(_ line: String, pipeline: DrivePipeline) -> String {
+        do {
+            switch try ConsoleCommand.parse(line) {
+            case let .go(dest, vias):
+                pipeline.go(to: vias + [dest], time: pipeline.lastFix?.time ?? 0)
+                return "ok: going to \(dest)" + (vias.isEmpty ? "" : " via \(vias.count) point(s)")
+            case .via(let c):
+                return "error: `via` needs an active route with a destination; use go DEST via \(c)"
+            case .cancel:
+                pipeline.cancel()
+                return "ok: guidance cancelled"
+            case .repeatPrompt:
+                pipeline.repeatLastPrompt()
+                return "ok"
+            case .mute(let on):
+                pipeline.muted = on
+                return on ? "ok: muted" : "ok: speaking"
+            case .volume:
+                return "error: volume is set with the sound card's mixer (alsamixer) in this version"
+            case .status:
+                return "ok: \(pipeline.navigator.phase.rawValue)" + (pipeline.navigator.progress.map {
+                    String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
+                } ?? "")
+            case .continueGuidance:
+                return "ok"
+            case .help:
+                return ConsoleCommand.helpText
+            }
+        } catch {
+            return "error: \(error)"
+        }
+    }
+}
+
+/// SIGTERM and SIGINT as events (the handler only posts, as gpsd's clients do).
+final class SignalWatcher {
+    private let sources: [DispatchSourceSignal]
+    init(_ onSignal: @escaping @Sendable () -> Void) {
+        var s = [DispatchSourceSignal]()
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            src.setEventHandler(handler: onSignal)
+            src.resume()
+            s.append(src)
+        }
+        sources = s
+    }
+    func cancel() { sources.forEach { $0.cancel() } }
+}
+
+/// sd_notify(3) without libsystemd: a datagram to $NOTIFY_SOCKET when systemd set it.
+enum SystemdNotifier {
+    static func notify(_ state: String) {
+        guard let path = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"], !path.isEmpty else { return }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // abstract namespace
+        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
+        guard bytes.count < capacity else { return }
+        withUnsafeMutableBytes(of: &addr.sun_path) { p in p.copyBytes(from: bytes) }
+        let len = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        _ = state.withCString { msg in
+            withUnsafePointer(to: &addr) { ap in
+                ap.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, msg, strlen(msg), 0, $0, len) }
+            }
+        }
+    }
+}

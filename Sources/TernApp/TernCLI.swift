@@ -1,0 +1,55 @@
+import Foundation
+
+/// The `tern` command line: options → a command's `run`. Wiring only; the work is in the stages.
+public enum TernCLI {
+    static let usage = """
+        usage: tern COMMAND [OPTIONS]
+
+          import IN.osm.pbf -o OUT.tmap                 build a map (car profile) from OpenStreetMap data
+          map-info MAP [--json] [--verify]              what a map holds; --verify checks it
+          route --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--lang L] [--units metric|imperial] [--json]
+          route --map MAP --queries Q.json --json       batch routing (../shared/data/bench/*-queries.json)
+          simulate --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--seed N] [--noise M] -o D.nmea
+          replay D.nmea --map MAP --to LAT,LON [--via LAT,LON]... [--rate X] [--log-dir DIR] [--direct]
+                 [--device PCM | --wav FILE | --mute] [--console DEV [--baud N]] [--quiet]
+          demo [--rate X] [--log-dir DIR] [--device PCM | --wav FILE | --mute]
+                                                        the built-in town, a simulated drive, gpsfake → gpsd → tern
+          run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log
+          say TEXT [--lang L] [--device PCM | --wav FILE]
+        """
+
+    /// Runs the command line; returns the exit status.
+    public static func main(_ args: [String]) async -> Int32 {
+        guard let command = args.first else {
+            printError(usage)
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        do {
+            switch command {
+            case "import": return try MapCommands.importMap(rest)
+            case "map-info": return try MapCommands.mapInfo(rest)
+            case "route": return try MapCommands.route(rest)
+            case "simulate": return try DriveCommands.simulate(rest)
+            case "replay": return try await DriveCommands.replay(rest)
+            case "demo": return try await DriveCommands.demo(rest)
+            case "run": return try await RunCommand.run(rest)
+            case "say": return try SayCommand.run(rest)
+            case "-h", "--help", "help":
+                printOut(usage)
+                return 0
+            default:
+                throw UsageError("unknown command `\(command)`")
+            }
+        } catch let e as UsageError {
+            printError("tern \(command): \(e.description)\n\n\(usage)")
+            return 2
+        } catch let e as CommandError {
+            printError("tern \(command): \(e.description)")
+            return 1
+        } catch {
+            printError("tern \(command): \(error)")
+            return 1
+        }
+    }
+}

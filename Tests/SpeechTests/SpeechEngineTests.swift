@@ -1,0 +1,111 @@
+import Foundation
+import Speech
+import TestSupport
+import Testing
+
+/// A WAV file's format and samples, read back for checks.
+struct WAVContents {
+    var channels = 0, sampleRate = 0, bitsPerSample = 0
+    var samples: [Int16] = []
+
+    init(path: String) throws {
+        let d = try Data(contentsOf: URL(fileURLWithPath: path))
+        let b = [UInt8](d)
+        func u32(_ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16 | Int(b[o + 3]) << 24 }
+        func u16(_ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 }
+        guard b.count >= 12, String(decoding: b[0..<4], as: UTF8.self) == "RIFF", String(decoding: b[8..<12], as: UTF8.self) == "WAVE" else {
+            throw SpeechError.file(path: path, reason: "not a WAV file")
+        }
+        var o = 12
+        while o + 8 <= b.count {
+            let id = String(decoding: b[o..<(o + 4)], as: UTF8.self)
+            var size = u32(o + 4)
+            if id == "fmt " {
+                channels = u16(o + 10); sampleRate = u32(o + 12); bitsPerSample = u16(o + 22)
+            } else if id == "data" {
+                if size == 0 || o + 8 + size > b.count { size = b.count - o - 8 }  // header not finalised
+                samples = stride(from: o + 8, to: o + 8 + size - 1, by: 2).map { Int16(bitPattern: UInt16(b[$0]) | UInt16(b[$0 + 1]) << 8) }
+                break
+            }
+            o += 8 + size + (size & 1)
+        }
+    }
+
+    /// Seconds of audio whose 20 ms windows are louder than `threshold` RMS.
+    func voicedSeconds(threshold: Double = 300) -> Double {
+        let window = max(1, sampleRate / 50)
+        var voiced = 0
+        for start in stride(from: 0, to: samples.count - window, by: window) {
+            var sum = 0.0
+            for s in samples[start..<(start + window)] { sum += Double(s) * Double(s) }
+            if (sum / Double(window)).squareRoot() > threshold { voiced += 1 }
+        }
+        return Double(voiced) / 50
+    }
+}
+
+@Suite(.serialized) struct SpeechEngineTests {
+    static let sentence = "In 300 metres, turn left onto Hauptstrasse, then take the second exit at the roundabout."
+
+    /// espeak-ng → ALSA's `file:` PCM (no sound card needed): a 22050 Hz mono WAV with speech in it.
+    @Test func promptReachesALSAFilePCM() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.file("prompt.wav")
+        let events = Collector<SpeechEvent>()
+        let engine = SpeechEngine(output: .device("file:FILE=\(wav),FORMAT=wav")) { events.append($0) }
+        engine.speak(Utterance(id: 1, text: Self.sentence, voice: "en-gb"))
+        #expect(engine.waitUntilIdle(timeout: 20))
+        engine.shutdown()
+        let w = try WAVContents(path: wav)
+        #expect(w.sampleRate == 22050)
+        #expect(w.channels == 1)
+        #expect(w.bitsPerSample == 16)
+        let seconds = Double(w.samples.count) / 22050
+        #expect(seconds >= 1.0, "only \(seconds) s of audio")
+        #expect(w.voicedSeconds() >= 1.0, "only \(w.voicedSeconds()) s of the audio is not silence")
+        let spoken = events.all.compactMap { e -> Double? in if case let .spoken(_, _, _, audio, _) = e { return audio }; return nil }
+        #expect(spoken.count == 1)
+        #expect(abs((spoken.first ?? 0) - seconds) < 0.1)
+    }
+
+    @Test func wavFileCollectsEveryPrompt() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.file("all.wav")
+        let engine = SpeechEngine(output: .wavFile(wav))
+        engine.speak(Utterance(id: 1, text: "Turn left.", voice: "en-gb"))
+        engine.speak(Utterance(id: 2, text: "Biegen Sie links ab.", voice: "de"))
+        #expect(engine.waitUntilIdle(timeout: 20))
+        let whileOpen = try WAVContents(path: wav)  // valid before shutdown: header rewritten per prompt
+        engine.shutdown()
+        let w = try WAVContents(path: wav)
+        #expect(whileOpen.samples.count == w.samples.count)
+        #expect(w.sampleRate == 22050 && w.channels == 1)
+        #expect(w.voicedSeconds() > 0.8)
+    }
+
+    /// No sound card: the output is reported unavailable once, and speaking goes on without a crash.
+    @Test func missingDeviceIsReportedOnceAndNeverStops() {
+        let events = Collector<SpeechEvent>()
+        let engine = SpeechEngine(output: .device("hw:77,0")) { events.append($0) }
+        for i in 1...3 { engine.speak(Utterance(id: i, text: "Turn right.", voice: "en-gb")) }
+        #expect(engine.waitUntilIdle(timeout: 20))
+        engine.shutdown()
+        let unavailable = events.all.filter { if case .outputUnavailable = $0 { return true }; return false }
+        #expect(unavailable.count == 1)
+        let spoken = events.all.filter { if case .spoken = $0 { return true }; return false }
+        #expect(spoken.count == 3)
+    }
+
+    @Test func unknownVoiceFailsThatPromptOnly() {
+        let events = Collector<SpeechEvent>()
+        let engine = SpeechEngine(output: .none) { events.append($0) }
+        engine.speak(Utterance(id: 1, text: "x", voice: "no-such-voice"))
+        engine.speak(Utterance(id: 2, text: "Turn right.", voice: "en-gb"))
+        #expect(engine.waitUntilIdle(timeout: 20))
+        engine.shutdown()
+        #expect(events.all.contains { if case .failed(1, _) = $0 { return true }; return false })
+        #expect(events.all.contains { if case .spoken(2, _, _, _, _) = $0 { return true }; return false })
+    }
+}
