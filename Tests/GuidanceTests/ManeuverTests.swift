@@ -1,0 +1,69 @@
+import Foundation
+import Geo
+import Guidance
+import MapCompiler
+import MapData
+import Routing
+import Simulation
+import TestSupport
+import Testing
+
+@Suite struct ManeuverTests {
+    func maneuvers(_ m: RoadMap, _ from: Coordinate, _ to: Coordinate) throws -> [Maneuver] {
+        let r = try Router(map: m).route([from, to])
+        return ManeuverBuilder(map: m).maneuvers(for: r.legs[0], destination: to)
+    }
+
+    @Test func demoDriveManeuvers() throws {
+        let m = try TestMaps.demoTown()
+        let list = try maneuvers(m, DemoTown.start, DemoTown.destination)
+        #expect(list.map(\.osrmTurn) == ["depart", "turn right", "roundabout-exit-3", "arrive"])
+        #expect(list.last?.side == .right)
+        #expect(list.map(\.street) == ["Harbour Road", "Market Street", "Park Avenue", "Park Avenue"])
+        let text = Instructions()
+        #expect(list.map { text.text($0) } == [
+            "Head east on Harbour Road", "Turn right onto Market Street",
+            "At the roundabout, take the third exit onto Park Avenue", "You have arrived at your destination, on the right",
+        ])
+        // steps add up to the leg
+        #expect(abs(list.dropLast().reduce(0) { $0 + $1.stepDistanceMeters } - list.last!.distanceFromStartMeters) < 0.5)
+    }
+
+    /// A T junction: the road ends and the driver turns; a bend without a junction says nothing.
+    @Test func endOfRoadAndBends() throws {
+        var s = ScenarioMap(ascii: """
+            a   b   c
+                |
+                d
+                 \\
+                  e
+            """, gridMeters: 50, origin: Coordinate(latitude: 49.0, longitude: 8.0))
+        s.ways = [.init("abc", [("highway", "residential"), ("name", "Top Street")]),
+                  .init("bde", [("highway", "residential"), ("name", "Side Street")])]
+        let m = try TestMaps.scenario(s)
+        let pos = { (ch: Character) in s.nodes[ch]! }
+        let toLeft = try maneuvers(m, pos("e"), pos("a"))
+        #expect(toLeft.map(\.osrmTurn) == ["depart", "end of road left", "arrive"])
+        #expect(Instructions().text(toLeft[1]) == "At the end of the road, turn left onto Top Street")
+    }
+
+    @Test(arguments: [(35.0, "40 metres"), (280.0, "300 metres"), (460.0, "450 metres"), (1240.0, "1 kilometre"), (2600.0, "2.5 kilometres")])
+    func spokenMetricDistances(meters: Double, spoken: String) {
+        #expect(Instructions(units: .metric).spokenDistance(meters) == spoken)
+    }
+
+    @Test(arguments: [(100.0, "350 feet"), (400.0, "a quarter of a mile"), (800.0, "half a mile"), (3300.0, "2 miles")])
+    func spokenImperialDistances(meters: Double, spoken: String) {
+        #expect(Instructions(units: .imperial).spokenDistance(meters) == spoken)
+    }
+
+    @Test func promptsReadNaturally() throws {
+        let m = try TestMaps.demoTown()
+        let list = try maneuvers(m, DemoTown.start, DemoTown.destination)
+        let t = Instructions()
+        #expect(t.prompt(list[1], kind: .turnIn, distanceMeters: 210) == "In 200 metres, turn right onto Market Street.")
+        #expect(t.prompt(list[1], kind: .now, distanceMeters: 20, then: list[2])
+            == "Turn right onto Market Street, then at the roundabout, take the third exit onto Park Avenue.")
+        #expect(t.prompt(list[3], kind: .turnIn, distanceMeters: 150) == "In 150 metres, you will reach your destination, on the right.")
+    }
+}

@@ -1,0 +1,67 @@
+import MapCompiler
+import MapData
+import Testing
+
+@Suite struct CarProfileTests {
+    @Test(arguments: [
+        ("50", 50.0), ("30 mph", 48.28), ("10 knots", 18.52), ("DE:urban", 50), ("de:rural", 100), ("FR:rural", 80),
+        ("GB:nsl_single", 96.56), ("walk", 7), ("50;30", 30), ("RU:urban", 60),
+    ])
+    func maxspeedValues(raw: String, kmh: Double) throws {
+        let v = try #require(CarProfile.parseMaxspeed(raw))
+        #expect(abs(v - kmh) < 0.01)
+    }
+
+    @Test func maxspeedUnknownAndNone() {
+        #expect(CarProfile.parseMaxspeed("none") == .infinity)
+        #expect(CarProfile.parseMaxspeed("DE:motorway") == .infinity)
+        #expect(CarProfile.parseMaxspeed("signals") == nil)
+        #expect(CarProfile.parseMaxspeed("fast") == nil)
+        #expect(CarProfile.parseMaxspeed("-5") == nil)
+    }
+
+    @Test func onewayAndRoundaboutsAndMotorways() throws {
+        let oneway = try #require(CarProfile.attributes(of: ["highway": "residential", "oneway": "yes"]))
+        #expect(oneway.forward && !oneway.backward)
+        let reverse = try #require(CarProfile.attributes(of: ["highway": "residential", "oneway": "-1"]))
+        #expect(!reverse.forward && reverse.backward)
+        let ring = try #require(CarProfile.attributes(of: ["highway": "primary", "junction": "roundabout"]))
+        #expect(ring.forward && !ring.backward && ring.flags.contains(.roundabout))
+        let motorway = try #require(CarProfile.attributes(of: ["highway": "motorway"]))
+        #expect(motorway.forward && !motorway.backward)
+        let twoWayMotorway = try #require(CarProfile.attributes(of: ["highway": "motorway", "oneway": "no"]))
+        #expect(twoWayMotorway.backward)
+        #expect(CarProfile.attributes(of: ["highway": "residential", "oneway": "reversible"]) == nil)
+    }
+
+    @Test func accessRules() {
+        #expect(CarProfile.attributes(of: ["highway": "residential", "access": "no"]) == nil)
+        #expect(CarProfile.attributes(of: ["highway": "service", "access": "private"]) == nil)
+        #expect(CarProfile.attributes(of: ["highway": "residential", "access": "no", "motor_vehicle": "yes"]) != nil)
+        #expect(CarProfile.attributes(of: ["highway": "residential", "motorcar": "no"]) == nil)
+        #expect(CarProfile.attributes(of: ["highway": "footway"]) == nil)
+        #expect(CarProfile.attributes(of: ["highway": "track"]) == nil)
+        #expect(CarProfile.attributes(of: ["highway": "residential", "access": "destination"])?.flags.contains(.destinationOnly) == true)
+        #expect(CarProfile.attributes(of: ["route": "ferry", "motorcar": "yes"])?.roadClass == .ferry)
+        #expect(CarProfile.attributes(of: ["route": "ferry"]) == nil)
+    }
+
+    @Test func speedsFollowLimitsOrClassDefaults() throws {
+        let limited = try #require(CarProfile.attributes(of: ["highway": "primary", "maxspeed": "100"]))
+        #expect(limited.speedForwardKmh == 80)
+        #expect(limited.maxspeedForwardKmh == 100)
+        let plain = try #require(CarProfile.attributes(of: ["highway": "residential"]))
+        #expect(plain.speedForwardKmh == 25)
+        #expect(plain.maxspeedForwardKmh == nil)
+        let split = try #require(CarProfile.attributes(of: ["highway": "secondary", "maxspeed:forward": "70", "maxspeed:backward": "50"]))
+        #expect(split.maxspeedForwardKmh == 70 && split.maxspeedBackwardKmh == 50)
+    }
+
+    @Test func blockingBarriers() {
+        #expect(CarProfile.nodeFlags(of: ["barrier": "bollard"]).contains(.barrier))
+        #expect(!CarProfile.nodeFlags(of: ["barrier": "gate"]).contains(.barrier))
+        #expect(CarProfile.nodeFlags(of: ["barrier": "gate", "access": "private"]).contains(.barrier))
+        #expect(!CarProfile.nodeFlags(of: ["barrier": "bollard", "motor_vehicle": "yes"]).contains(.barrier))
+        #expect(CarProfile.nodeFlags(of: ["highway": "traffic_signals"]) == [.trafficSignals])
+    }
+}

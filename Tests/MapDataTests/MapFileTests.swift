@@ -1,0 +1,120 @@
+import Foundation
+import Geo
+import MapData
+import Testing
+
+/// A tiny graph: a square a-b-c-d with a one-way diagonal a→c and a name on each side.
+func squareGraph() -> RoadGraph {
+    var g = RoadGraph()
+    let o = Coordinate(latitude: 49.41, longitude: 8.69)
+    g.nodes = [o, o.moved(meters: 100, bearingDegrees: 90), o.moved(meters: 141.4, bearingDegrees: 135), o.moved(meters: 100, bearingDegrees: 180)]
+    g.nodeFlags = [[], [.trafficSignals], [], [.stop]]
+    g.names = ["", "North Side", "East Side", "Diagonal"]
+    g.wayIDs = [10, 11, 12]
+    func edge(_ a: UInt32, _ b: UInt32, name: UInt32, way: UInt32, flags: EdgeFlags, shape: [Coordinate] = []) {
+        let start = UInt32(g.geometry.count)
+        g.geometry += shape
+        let pts = [g.nodes[Int(a)]] + shape + [g.nodes[Int(b)]]
+        g.edges.append(EdgeRecord(from: a, to: b, geometryStart: start, geometryCount: UInt32(shape.count),
+                                  lengthMeters: Float(pts.lengthMeters), nameID: name, refID: 0, wayIndex: way, flags: flags,
+                                  roadClass: .residential, speedForwardKmh: 30, speedBackwardKmh: flags.contains(.backward) ? 30 : 0,
+                                  maxspeedForwardKmh: 30, maxspeedBackwardKmh: 0))
+    }
+    edge(0, 1, name: 1, way: 0, flags: [.forward, .backward], shape: [o.moved(meters: 50, bearingDegrees: 90)])
+    edge(1, 2, name: 2, way: 1, flags: [.forward, .backward])
+    edge(2, 3, name: 2, way: 1, flags: [.forward, .backward])
+    edge(3, 0, name: 2, way: 1, flags: [.forward, .backward])
+    edge(0, 2, name: 3, way: 2, flags: [.forward])
+    g.meta = [("format", "\"test\"")]
+    return g
+}
+
+@Suite struct MapFileTests {
+    func write(_ data: Data) throws -> String {
+        let path = NSTemporaryDirectory() + "tern-mapfile-\(UUID().uuidString).tmap"
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func writeThenReadRoundTrips() throws {
+        let g = squareGraph()
+        let path = try write(MapWriter.encode(g))
+        defer { unlink(path) }
+        let m = try RoadMap(path: path)
+        #expect(m.nodeCount == 4)
+        #expect(m.edgeCount == 5)
+        #expect(m.flags(ofNode: 1) == [.trafficSignals])
+        #expect(m.edge(0) == g.edges[0])
+        #expect(m.name(m.edge(4).nameID) == "Diagonal")
+        #expect(m.wayID(2) == 12)
+        #expect(m.geometry(ofEdge: 0).count == 3)
+        #expect(m.coordinate(ofNode: 2).distance(to: g.nodes[2]) < 0.02)
+        // a→c is one-way: it leaves a and arrives at c only
+        #expect(m.outgoing(0).contains(DirectedEdge(edge: 4, reversed: false)))
+        #expect(!m.outgoing(2).contains(DirectedEdge(edge: 4, reversed: true)))
+        #expect(m.incoming(2).contains(DirectedEdge(edge: 4, reversed: false)))
+        #expect(m.metaJSON == #"{"format":"test"}"#)
+        let near = m.nearestEdges(to: g.nodes[0].moved(meters: 20, bearingDegrees: 90).moved(meters: 5, bearingDegrees: 0), radiusMeters: 30)
+        #expect(near.first?.edge == 0)
+        #expect(abs((near.first?.offsetMeters ?? 0) - 20) < 0.5)
+    }
+
+    @Test func emptyAndForeignFilesAreRefused() throws {
+        let empty = try write(Data())
+        let text = try write(Data("<osm version=\"0.6\"></osm>\n".utf8))
+        defer { unlink(empty); unlink(text) }
+        #expect(throws: MapError.corrupt(path: empty, detail: "file is empty")) { try RoadMap(path: empty) }
+        #expect(throws: MapError.notAMap(path: text)) { try RoadMap(path: text) }
+        #expect(throws: MapError.self) { try RoadMap(path: "/nonexistent/x.tmap") }
+        #expect(throws: MapError.self) { try RoadMap(path: NSTemporaryDirectory()) }
+    }
+
+    @Test func wrongVersionIsNamed() throws {
+        var bytes = [UInt8](MapWriter.encode(squareGraph()))
+        bytes[8] = 99
+        let path = try write(Data(bytes))
+        defer { unlink(path) }
+        #expect(throws: MapError.wrongVersion(path: path, found: 99)) { try RoadMap(path: path) }
+    }
+
+    @Test func truncatedFileSaysSo() throws {
+        let bytes = MapWriter.encode(squareGraph())
+        let path = try write(bytes.prefix(bytes.count - 10))
+        defer { unlink(path) }
+        #expect(throws: MapError.truncated(path: path, expected: UInt64(bytes.count), actual: UInt64(bytes.count - 10))) {
+            try RoadMap(path: path)
+        }
+    }
+
+    /// Random truncations and bit flips: every one is refused with a MapError or (a flip in
+    /// padding) opens to a map that still reads; nothing traps.
+    @Test func fuzzTruncationsAndBitFlips() throws {
+        let original = [UInt8](MapWriter.encode(squareGraph()))
+        var rng = SystemRandomNumberGenerator()
+        var refused = 0, opened = 0
+        let path = NSTemporaryDirectory() + "tern-fuzz-\(UUID().uuidString).tmap"
+        defer { unlink(path) }
+        for i in 0..<400 {
+            var b = original
+            if i % 2 == 0 {
+                b = Array(b.prefix(Int.random(in: 0..<b.count, using: &rng)))
+            } else {
+                for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                    let k = Int.random(in: 0..<b.count, using: &rng)
+                    b[k] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+                }
+            }
+            try Data(b).write(to: URL(fileURLWithPath: path))
+            do {
+                let m = try RoadMap(path: path)
+                opened += 1
+                for e in 0..<m.edgeCount { _ = m.geometry(ofEdge: UInt32(e)); _ = m.name(m.edge(UInt32(e)).nameID) }
+                for n in 0..<m.nodeCount { _ = m.outgoing(UInt32(n)) }
+            } catch is MapError {
+                refused += 1
+            }
+        }
+        #expect(refused >= 390, "only \(refused) of 400 damaged files were refused")
+        #expect(refused + opened == 400)
+    }
+}

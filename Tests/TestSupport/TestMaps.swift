@@ -1,0 +1,41 @@
+import Foundation
+import MapCompiler
+import MapData
+import Simulation
+
+/// Maps built once per test process (imported through the real libosmium path) and shared.
+public enum TestMaps {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var built: [String: String] = [:]  // guarded by lock
+    private static let dir = TempDir("tern-maps")
+
+    /// The demo town as a .tmap.
+    public static func demoTown() throws -> RoadMap {
+        try RoadMap(path: path(for: "demo-town") { out in try DemoTown.build(mapPath: out, workDirectory: dir.path) })
+    }
+
+    /// An extract from ../shared/data/osm (e.g. "heidelberg") as a .tmap.
+    public static func extract(_ name: String) throws -> RoadMap {
+        try RoadMap(path: path(for: name) { out in
+            try MapCompiler.compile(input: SharedData.path("osm/\(name).osm.pbf"), output: out)
+        })
+    }
+
+    /// Imports a scenario map to a fresh .tmap.
+    public static func scenario(_ m: ScenarioMap, name: String = UUID().uuidString) throws -> RoadMap {
+        let osm = dir.file("\(name).osm"), out = dir.file("\(name).tmap")
+        try m.write(to: osm)
+        try MapCompiler.compile(input: osm, output: out)
+        return try RoadMap(path: out)
+    }
+
+    private static func path(for key: String, build: (String) throws -> Any) throws -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = built[key] { return p }
+        let out = dir.file("\(key).tmap")
+        _ = try build(out)
+        built[key] = out
+        return out
+    }
+}
