@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Navigation", "TestSupport"]),
         .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "TestSupport"]),
-        .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines"]),
+        .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo"]),
     ],
     cxxLanguageStandard: .cxx17
 )

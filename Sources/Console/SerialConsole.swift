@@ -43,7 +43,20 @@ public final class SerialConsole: StatusSink {
         }
         self.path = path
         self.onLine = onLine
-        fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        fd = try SerialConsole.openRaw(path, speed: speed)
+        let writer = Thread { [self] in writeLoop(); threadsDone.add(1, ordering: .releasing) }
+        writer.name = "tern.serial.out"
+        writer.start()
+        if onLine != nil {
+            let reader = Thread { [self] in readLoop() }
+            reader.name = "tern.serial.in"
+            reader.start()
+        }
+    }
+
+    /// Opens `path` as a raw terminal at `speed`; the descriptor is closed again on any failure.
+    private static func openRaw(_ path: String, speed: speed_t) throws -> Int32 {
+        let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw ConsoleError("\(path): cannot open serial console: \(String(cString: strerror(errno)))") }
         var tio = termios()
         guard tcgetattr(fd, &tio) == 0 else {
@@ -62,14 +75,7 @@ public final class SerialConsole: StatusSink {
             Foundation.close(fd)
             throw ConsoleError("\(path): cannot configure: \(reason)")
         }
-        let writer = Thread { [self] in writeLoop(); threadsDone.add(1, ordering: .releasing) }
-        writer.name = "tern.serial.out"
-        writer.start()
-        if onLine != nil {
-            let reader = Thread { [self] in readLoop() }
-            reader.name = "tern.serial.in"
-            reader.start()
-        }
+        return fd
     }
 
     public func write(_ line: StatusLine) { send(line.text) }

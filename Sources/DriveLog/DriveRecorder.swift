@@ -35,6 +35,15 @@ public final class DriveRecorder {
         track = try open("track.jsonl")
     }
 
+    /// Records into an existing folder (appending), e.g. to go on with a drive after a restart.
+    public init(existingFolder: String, onProblem: @escaping (String) -> Void = { _ in }) throws {
+        self.onProblem = onProblem
+        folder = existingFolder
+        raw = try open("raw.nmea")
+        events = try open("events.jsonl")
+        track = try open("track.jsonl")
+    }
+
     deinit { close() }
 
     public static func folderName(_ t: Double) -> String {

@@ -119,15 +119,16 @@ public final class GPSDClient: Sendable {
         let d = data.pointee
         guard d.set & LATLON_SET != 0, d.fix.mode >= MODE_2D, d.fix.latitude.isFinite, d.fix.longitude.isFinite else { return }
         let receiverTime = CGPS_fix_time(data)
-        let hasTime = d.set & TIME_SET != 0 && receiverTime.isFinite
-        if hasTime {
-            // gpsd sends one TPV per sentence until it learns the cycle end: keep the first of an epoch
-            if abs(receiverTime - lastEpoch) < 0.0005 { return }
-            lastEpoch = receiverTime
-        }
+        // A TPV without time is a partial epoch (a GGA before the RMC that dates it): its time
+        // follows in the next report. Fixes without receiver time cannot be ordered or replayed
+        // deterministically, so they are not used.
+        guard d.set & TIME_SET != 0, receiverTime.isFinite else { return }
+        // gpsd sends one TPV per sentence until it learns the cycle end: keep the first of an epoch
+        if abs(receiverTime - lastEpoch) < 0.0005 { return }
+        lastEpoch = receiverTime
         func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
         let fix = GPSFix(
-            time: hasTime ? receiverTime : Date().timeIntervalSince1970, timeFromReceiver: hasTime,
+            time: receiverTime, timeFromReceiver: true,
             coordinate: Coordinate(latitude: d.fix.latitude, longitude: d.fix.longitude),
             mode: FixMode(rawValue: Int(d.fix.mode)) ?? .twoD,
             speedMetersPerSecond: finite(d.fix.speed), courseDegrees: finite(d.fix.track),

@@ -176,19 +176,28 @@ public struct Navigator: Sendable {
             g.alongMeters = max(pos.alongMeters, g.alongMeters - 30)
         }
 
-        // off route?
-        let limit = max(config.offRouteDistanceMeters, 2 * p.accuracyMeters)
-        if pos.distanceMeters > limit {
+        // Off route? Far from the route line (the limit halved near a maneuver, where a wrong
+        // turn starts), or clearly off it while driving against its direction (Mapbox's anchors).
+        let nearManeuver = maneuvers.contains { $0.type != .depart && abs($0.distanceFromStartMeters - g.alongMeters) < 100 }
+        let limit = max(nearManeuver ? config.offRouteDistanceMeters / 2 : config.offRouteDistanceMeters, 2 * p.accuracyMeters)
+        var courseDisagrees = false
+        if let course = p.courseDegrees, (p.speedMetersPerSecond ?? 0) > 4 {
+            courseDisagrees = abs(Angle.difference(from: pos.bearingDegrees, to: course)) > 60
+        }
+        let off = pos.distanceMeters > limit || (courseDisagrees && pos.distanceMeters > max(12, p.accuracyMeters))
+        if off {
             g.offRouteCount += 1
         } else {
             g.offRouteCount = 0
             if phase == .offRoute { phase = .tracking }
         }
-        if g.offRouteCount >= config.offRouteFixes, pending == nil {
+        let needed = nearManeuver || courseDisagrees ? 2 : config.offRouteFixes
+        if g.offRouteCount >= needed, pending == nil {
             let movedEnough = lastReroute.map { $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters } ?? true
             if movedEnough {
                 phase = .offRoute
-                out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: "distance"))))
+                let reason = pos.distanceMeters > limit ? "distance" : "course"
+                out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
                 out.append(.emit(NavigationEvent(time: p.time, .rerouteStarted(from: p.coordinate))))
                 lastReroute = (p.time, p.coordinate)
                 guidance = g

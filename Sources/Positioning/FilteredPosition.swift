@@ -48,6 +48,7 @@ public struct FixGate: Sendable {
     public var uereMeters = 6.0
 
     private var last: (time: Double, coordinate: Coordinate)?
+    private var backwardsInARow = 0
 
     public init() {}
 
@@ -58,7 +59,16 @@ public struct FixGate: Sendable {
         guard accuracy.isFinite, accuracy <= maximumErrorMeters else { return .failure(.init(.inaccurate)) }
         if let l = last {
             if fix.time == l.time { return .failure(.init(.repeatedEpoch)) }
-            if fix.time < l.time { return .failure(.init(.timeWentBackwards)) }
+            if fix.time < l.time {
+                // A single step back is a stale epoch; a lasting one is a new time base (a log
+                // looping, a receiver fixing its clock): start again from it rather than refuse forever.
+                backwardsInARow += 1
+                if backwardsInARow < 3 { return .failure(.init(.timeWentBackwards)) }
+                backwardsInARow = 0
+                last = (fix.time, fix.coordinate)
+                return accepted(fix, accuracy)
+            }
+            backwardsInARow = 0
             let dt = fix.time - l.time
             // Only judge over short gaps: after a long outage any distance is possible.
             if dt < 30, l.coordinate.distance(to: fix.coordinate) / dt > maximumSpeedMetersPerSecond + accuracy / dt {
@@ -66,6 +76,10 @@ public struct FixGate: Sendable {
             }
         }
         last = (fix.time, fix.coordinate)
+        return accepted(fix, accuracy)
+    }
+
+    private func accepted(_ fix: GPSFix, _ accuracy: Double) -> Result<FilteredPosition, DiscardReasonError> {
         var speed = fix.speedMetersPerSecond
         if let s = speed, !s.isFinite || s < 0 { speed = nil }
         var course = fix.courseDegrees

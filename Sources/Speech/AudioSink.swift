@@ -62,7 +62,7 @@ final class ALSASink: AudioSink {
 /// the file is valid even if the process stops unexpectedly.
 final class WAVFileSink: AudioSink {
     let path: String
-    private let fd: Int32
+    private var fd: Int32
     private var dataBytes = 0
     private var rate = 0
 
@@ -104,6 +104,9 @@ final class WAVFileSink: AudioSink {
         if n != h.count { throw SpeechError.file(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    func close() { if fd >= 0 { Foundation.close(fd) } }
+    func close() {
+        if fd >= 0 { Foundation.close(fd) }
+        fd = -1  // never twice: the number may belong to someone else by then
+    }
     deinit { close() }
 }

@@ -58,9 +58,8 @@ enum MapCommands {
     static func route(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, valued: ["map", "from", "to", "via", "lang", "units", "queries"], switches: ["json"])
         let mapPath = try a.require("map")
-        let map: RoadMap
-        do { map = try RoadMap(path: mapPath) } catch { throw CommandError("\(error)") }
-        let service = RouteService(map: map)
+        // options first: a usage error is reported before any file is touched
+        let from = try a.coordinate("from"), to = try a.coordinate("to"), vias = try a.coordinates("via")
         let units: UnitSystem
         switch a.value("units") ?? "metric" {
         case "metric": units = .metric
@@ -68,6 +67,10 @@ enum MapCommands {
         case let u: throw UsageError("--units \(u): expected metric or imperial")
         }
         let text = Instructions(units: units)
+        if a.value("queries") == nil && (from == nil || to == nil) { throw UsageError("route needs --from and --to (or --queries)") }
+        let map: RoadMap
+        do { map = try RoadMap(path: mapPath) } catch { throw CommandError("\(error)") }
+        let service = RouteService(map: map)
         if let q = a.value("queries") {
             let queries = try loadQueries(q)
             var items = [JSONValue]()
@@ -77,8 +80,7 @@ enum MapCommands {
             printOut(JSONValue.array(items).serialized())
             return 0
         }
-        guard let from = try a.coordinate("from"), let to = try a.coordinate("to") else { throw UsageError("route needs --from and --to (or --queries)") }
-        let points = [from] + (try a.coordinates("via")) + [to]
+        let points = [from!] + vias + [to!]
         if a.has("json") {
             let obj = routeJSON(id: .null, points, service: service, text: text)
             printOut(obj.serialized())

@@ -14,9 +14,10 @@ import Testing
         client.start()
         defer { client.stop() }
 
-        // A receiver driving north at 10 epochs a second (fix times 1 s apart), fed until stopped.
+        // A receiver driving north at 10 epochs a second (fix times 1 s apart), fed until stopped,
+        // on its own thread as a real receiver would be (not starved by other tests' tasks).
         let stop = Collector<Bool>()
-        let feeder = Task.detached {
+        let feeder = Thread {
             var t = 1_718_452_800.0
             var c = Coordinate(latitude: 49.40, longitude: 8.69)
             while stop.count == 0 {
@@ -24,24 +25,25 @@ import Testing
                 feed.feed(NMEAWriter.sentences(for: fix), pause: 0)
                 t += 1
                 c = c.moved(meters: 14, bearingDegrees: 0)
-                try? await Task.sleep(for: .milliseconds(100))
+                usleep(100_000)
             }
         }
-        defer { stop.append(true); feeder.cancel() }
+        feeder.start()
+        defer { stop.append(true) }
         func fixes(after: Date) -> [Date] {
             events.all.compactMap { if case .fix = $0.1, $0.0 > after { return $0.0 }; return nil }
         }
         let begin = Date.distantPast
-        #expect(waitUntil(seconds: 10) { fixes(after: begin).count >= 5 }, "no fixes before the restart")
+        #expect(await waitUntilAsync(seconds: 20) { fixes(after: begin).count >= 5 }, "no fixes before the restart")
 
         let killed = Date()
         feed.killGPSD()
-        #expect(waitUntil(seconds: 5) { events.all.contains { if case .disconnected = $0.1, $0.0 >= killed { return true }; return false } },
+        #expect(await waitUntilAsync(seconds: 5) { events.all.contains { if case .disconnected = $0.1, $0.0 >= killed { return true }; return false } },
                 "the client did not notice gpsd going away")
         try await Task.sleep(for: .seconds(1))
         try feed.restartGPSD()
         let restarted = Date()
-        #expect(waitUntil(seconds: 10) { !fixes(after: restarted).isEmpty }, "no fix after gpsd returned")
+        #expect(await waitUntilAsync(seconds: 10) { !fixes(after: restarted).isEmpty }, "no fix after gpsd returned")
         let first = try #require(fixes(after: restarted).first)
         let delay = first.timeIntervalSince(restarted)
         print(String(format: "fixes resumed %.2f s after gpsd restarted", delay))

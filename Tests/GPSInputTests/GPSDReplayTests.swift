@@ -64,17 +64,15 @@ import Testing
         return outcome
     }
 
-    /// TPVs from gpspipe with the client's rules: mode ≥ 2, a position, first report of an epoch.
+    /// TPVs from gpspipe with the client's rules: mode ≥ 2, a position and a time, first report of an epoch.
     static func gpspipeFixes(_ text: String) -> [Coordinate] {
         var out = [Coordinate]()
         var lastTime: String?
         for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("{\"class\":\"TPV\"") {
             guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let mode = o["mode"] as? Int, mode >= 2, let lat = o["lat"] as? Double, let lon = o["lon"] as? Double else { continue }
-            if let t = o["time"] as? String {
-                if t == lastTime { continue }
-                lastTime = t
-            }
+            guard let t = o["time"] as? String, t != lastTime else { continue }
+            lastTime = t
             out.append(Coordinate(latitude: lat, longitude: lon))
         }
         return out

@@ -24,7 +24,6 @@ public final class GPSDFeed: @unchecked Sendable {
         usleep(300_000)
         gpsd = try GPSDFeed.startGPSD(port: self.port, dir: dir)
         feedFD = open(dir.file("feed"), O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        print("feedFD", feedFD, errno)
     }
 
     static func startGPSD(port: Int, dir: TempDir) throws -> ChildProcess {
@@ -46,7 +45,7 @@ public final class GPSDFeed: @unchecked Sendable {
         for l in lines {
             var s = l
             if !s.hasSuffix("\n") { s += "\r\n" }
-            let w = s.withCString { write(feedFD, $0, strlen($0)) }; if w < 0 { print("write", errno) }
+            _ = s.withCString { write(feedFD, $0, strlen($0)) }
             if pause > 0 { usleep(UInt32(pause * 1_000_000)) }
         }
     }

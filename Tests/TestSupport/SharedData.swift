@@ -49,6 +49,16 @@ public func waitUntil(seconds: Double, poll: Double = 0.02, _ condition: () -> B
     return condition()
 }
 
+/// Polls `condition` without blocking a cooperative thread (other tests' tasks keep running).
+public func waitUntilAsync(seconds: Double, poll: Double = 0.02, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(Int(poll * 1000)))
+    }
+    return condition()
+}
+
 /// A thread-safe list for events arriving on other threads.
 public final class Collector<T: Sendable>: @unchecked Sendable {
     // All access goes through `lock`.

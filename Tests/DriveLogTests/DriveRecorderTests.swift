@@ -1,0 +1,48 @@
+import DriveLog
+import Foundation
+import JSONLines
+import Navigation
+import Testing
+
+@Suite struct DriveRecorderTests {
+    func tempDir() -> String {
+        let d = NSTemporaryDirectory() + "tern-drives-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    @Test func writesTheThreeFiles() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try DriveRecorder(logDirectory: dir, name: "drive")
+        r.recordNMEA("$GPRMC,120000.00,A,4344.3040,N,00725.4760,E,27.0,60.0,150624,,,A*5F")
+        r.record(NavigationEvent(time: 1_718_452_800, .position(lat: 43.7, lon: 7.4, speedMps: 13.9, courseDeg: 60, road: "Rue", matched: true, estimated: false)))
+        r.record(NavigationEvent(time: 1_718_452_801, .arrived(index: 1, name: "Rue")))
+        r.close()
+        let raw = try String(contentsOfFile: r.rawPath, encoding: .utf8)
+        #expect(raw.hasSuffix("*5F\r\n"))
+        let events = try String(contentsOfFile: r.eventsPath, encoding: .utf8).split(separator: "\n")
+        #expect(events.count == 2)
+        #expect(events[1] == #"{"t":"2024-06-15T12:00:01Z","event":"arrived","index":1,"name":"Rue"}"#)
+        let track = try String(contentsOfFile: r.trackPath, encoding: .utf8).split(separator: "\n")
+        #expect(track.count == 1)
+        // a second drive with the same name gets its own folder
+        let r2 = try DriveRecorder(logDirectory: dir, name: "drive")
+        #expect(r2.folder != r.folder)
+    }
+
+    /// A full disk stops the log, says so once, and the caller goes on.
+    @Test func fullDiskStopsLoggingOnly() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let folder = (dir as NSString).appendingPathComponent("full")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("events.jsonl"), withDestinationPath: "/dev/full")
+        var problems = [String]()
+        let r = try DriveRecorder(existingFolder: folder) { problems.append($0) }
+        for i in 0..<5 { r.record(NavigationEvent(time: Double(i), .roadName(name: "x"))) }
+        #expect(r.hasStopped)
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("No space left on device") == true)
+    }
+}

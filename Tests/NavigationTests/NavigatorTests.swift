@@ -1,0 +1,200 @@
+import Foundation
+import Geo
+import Guidance
+import MapData
+import MapMatching
+import Navigation
+import Positioning
+import Routing
+import Simulation
+import TestSupport
+import Testing
+
+/// Drives the navigator with fixes, computing the routes it asks for: the state machine with
+/// the real router and maneuvers, and no I/O.
+struct Harness {
+    let map: RoadMap
+    let router: Router
+    var navigator = Navigator()
+    var gate = FixGate()
+    var events: [NavigationEvent] = []
+    var requests: [RouteRequest] = []
+    /// When false, route requests are collected but not answered.
+    var answerRoutes = true
+
+    init(map: RoadMap, config: NavigatorConfig = NavigatorConfig()) {
+        self.map = map
+        router = Router(map: map)
+        navigator = Navigator(config: config)
+    }
+
+    mutating func apply(_ input: NavigatorInput) {
+        var queue = navigator.handle(input)
+        while !queue.isEmpty {
+            switch queue.removeFirst() {
+            case .emit(let e): events.append(e)
+            case .speak: break
+            case .requestRoute(let r):
+                requests.append(r)
+                if answerRoutes { queue += navigator.handle(answer(r)) }
+            }
+        }
+    }
+
+    func answer(_ r: RouteRequest) -> NavigatorInput {
+        do {
+            let route = try router.route([r.origin] + r.waypoints, headingDegrees: r.headingDegrees)
+            let builder = ManeuverBuilder(map: map)
+            let m = route.legs.enumerated().map { builder.maneuvers(for: $1, destination: r.waypoints[$0]) }
+            return .routeComputed(id: r.id, NavigationRoute(route: route, maneuvers: m), time: r.time)
+        } catch {
+            return .routeFailed(id: r.id, error: "\(error)", time: r.time)
+        }
+    }
+
+    mutating func drive(_ fixes: [GPSFix], stopAtArrival: Bool = true) {
+        let matcher = RoadMatcher(map: map)
+        for f in fixes {
+            switch gate.accept(f) {
+            case .success(let p): apply(.position(p, matcher.match(p.coordinate, courseDegrees: p.courseDegrees)))
+            case .failure(let why): apply(.discarded(time: f.time, reason: why.reason))
+            }
+            if stopAtArrival && navigator.phase == .arrived { break }
+        }
+    }
+
+    func named(_ name: String) -> [NavigationEvent] { events.filter { $0.name == name } }
+    var prompts: [(kind: String, text: String, time: Double)] {
+        events.compactMap { if case let .prompt(text, _, kind, _) = $0.kind { return (kind, text, $0.time) }; return nil }
+    }
+}
+
+func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: UInt64 = 1) throws -> [GPSFix] {
+    var o = DriveSimulator.Options()
+    o.noiseMeters = noise
+    o.seed = seed
+    return DriveSimulator(map: map, options: o).drive(try Router(map: map).route(points))
+}
+
+@Suite struct NavigatorTests {
+    @Test func cleanDemoDriveArrivesWithPromptsInOrder() throws {
+        let m = try TestMaps.demoTown()
+        var h = Harness(map: m)
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        h.drive(try simulate(m, [DemoTown.start, DemoTown.destination], noise: 3, seed: 3))
+        #expect(h.navigator.phase == .arrived)
+        #expect(h.named("routeComputed").count == 1)
+        #expect(h.named("offRoute").isEmpty)
+        #expect(h.named("arrived").count == 1)
+        #expect(h.prompts.map(\.kind) == ["now", "turnIn", "now", "turnIn", "now", "turnIn", "arrive"])
+        #expect(h.prompts.first?.text == "Head east on Harbour Road.")
+        #expect(h.prompts.last?.text == "You have arrived at your destination, on the right.")
+        // remaining distance never grows while on route
+        let remaining = h.events.compactMap { e -> Double? in if case .progress(let p) = e.kind { return p.remainingMeters }; return nil }
+        #expect(remaining.count > 10)
+        #expect(zip(remaining, remaining.dropFirst()).allSatisfy { $1 <= $0 + 1 })
+        // every "now" prompt comes before its maneuver point
+        let nowPrompts = h.events.enumerated().filter { if case .prompt(_, _, "now", let man) = $1.kind { return man != "depart" }; return false }
+        for (i, _) in nowPrompts {
+            let next = h.events[i...].first { $0.name == "progress" }
+            if case .progress(let p)? = next?.kind { #expect(p.distanceToNextMeters > 5) }
+        }
+    }
+
+    /// The car goes straight on where the route turns: off route within 5 s and 50 m of leaving it,
+    /// a new route from where it is, and arrival all the same.
+    @Test func wrongTurnIsDetectedAndRerouted() throws {
+        let m = try TestMaps.demoTown()
+        let p = LocalProjection(origin: DemoTown.origin)
+        let pastMarketStreet = p.unproject(LocalPoint(x: 44 * 20, y: 0))  // on Harbour Road beyond c
+        let fixes = try simulate(m, [DemoTown.start, pastMarketStreet, DemoTown.destination])
+        var h = Harness(map: m)
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        h.drive(fixes)
+        let off = try #require(h.named("offRoute").first)
+        let turnPoint = p.unproject(LocalPoint(x: 30 * 20, y: 0))  // c: where the route turned
+        // when did the car leave the route? the first fix more than 5 m past c
+        let left = try #require(fixes.first { $0.coordinate.longitude > turnPoint.longitude && $0.coordinate.distance(to: turnPoint) > 5 })
+        let atDetection = try #require(fixes.first { $0.time == off.time })
+        #expect(off.time - left.time <= 5)
+        #expect(atDetection.coordinate.distance(to: turnPoint) <= 50)
+        #expect(h.named("rerouteStarted").count == 1)
+        #expect(h.named("rerouted").count == 1)
+        let computed = h.named("routeComputed")
+        #expect(computed.count == 2)
+        if case let .routeComputed(reason, _, _, _, _)? = computed.last?.kind { #expect(reason == "reroute") }
+        #expect(h.navigator.phase == .arrived)
+    }
+
+    @Test func viaWaypointThenDestination() throws {
+        let m = try TestMaps.demoTown()
+        let p = LocalProjection(origin: DemoTown.origin)
+        let via = p.unproject(LocalPoint(x: 20 * 20, y: -6 * 20))  // Mill Lane
+        var h = Harness(map: m)
+        h.apply(.setDestination([via, DemoTown.destination], time: 0))
+        h.drive(try simulate(m, [DemoTown.start, via, DemoTown.destination]))
+        #expect(h.named("waypointArrived").count == 1)
+        #expect(h.named("arrived").count == 1)
+        #expect(h.named("offRoute").isEmpty)
+        let w = try #require(h.named("waypointArrived").first), a = try #require(h.named("arrived").first)
+        #expect(w.time < a.time)
+    }
+
+    @Test func staleRouteResultsAreIgnored() throws {
+        let m = try TestMaps.demoTown()
+        var h = Harness(map: m)
+        h.answerRoutes = false
+        let fixes = try simulate(m, [DemoTown.start, DemoTown.destination])
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        h.drive(Array(fixes.prefix(2)))
+        h.apply(.setDestination([DemoTown.destination], time: 1))  // a second request replaces the first
+        #expect(h.requests.count == 2)
+        let stale = h.answer(h.requests[0])
+        h.apply(stale)
+        #expect(h.named("routeComputed").isEmpty)
+        h.apply(h.answer(h.requests[1]))
+        #expect(h.named("routeComputed").count == 1)
+    }
+
+    /// The same fixes give byte-identical event lines.
+    @Test func replayIsDeterministic() throws {
+        let m = try TestMaps.demoTown()
+        let fixes = try simulate(m, [DemoTown.start, DemoTown.destination], noise: 4, seed: 9)
+        func run() -> [String] {
+            var h = Harness(map: m)
+            h.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
+            h.drive(fixes)
+            return h.events.map { $0.jsonLine() }
+        }
+        let a = run(), b = run()
+        #expect(a.count > 100)
+        #expect(a == b)
+    }
+
+    @Test func eventLinesAreValidJSONWithTimeAndName() throws {
+        let m = try TestMaps.demoTown()
+        var h = Harness(map: m)
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        h.drive(try simulate(m, [DemoTown.start, DemoTown.destination]))
+        for e in h.events {
+            let o = try JSONSerialization.jsonObject(with: Data(e.jsonLine().utf8)) as? [String: Any]
+            #expect(o?["event"] as? String == e.name)
+            #expect((o?["t"] as? String)?.hasPrefix("2024-06-15T10:") == true)
+        }
+        let first = try #require(h.named("routeComputed").first)
+        #expect(first.jsonLine().hasPrefix(#"{"t":"2024-06-15T10:00:00Z","event":"routeComputed","reason":"start","distance_m":"#))
+    }
+
+    @Test func gpsLostAndRecovered() throws {
+        let m = try TestMaps.demoTown()
+        var h = Harness(map: m)
+        let fixes = try simulate(m, [DemoTown.start, DemoTown.destination])
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        h.drive(Array(fixes.prefix(10)))
+        h.apply(.gpsLost(time: fixes[9].time))
+        h.apply(.gpsLost(time: fixes[9].time + 1))  // once only
+        h.drive(Array(fixes[10..<12]))
+        #expect(h.named("gpsLost").count == 1)
+        #expect(h.named("gpsRecovered").count == 1)
+    }
+}

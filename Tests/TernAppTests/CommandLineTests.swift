@@ -1,0 +1,107 @@
+import Foundation
+import Geo
+import Speech
+import TestSupport
+import Testing
+
+@Suite struct CommandLineTests {
+    /// `tern demo`: the demo town, a simulated drive through gpsfake → gpsd → tern, arrival, within 120 s.
+    @Test(.timeLimit(.minutes(3))) func demoReachesArrival() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let r = try await TernBinary.run(["demo", "--rate", "20", "--log-dir", dir.file("drives")], timeout: 120, in: dir)
+        #expect(r.status != nil, "tern demo did not finish in 120 s:\n\(r.output.suffix(2000))")
+        #expect(r.exitCode == 0, "\(r.output.suffix(2000))")
+        #expect(r.output.contains("[GUIDING]"))
+        #expect(r.output.contains("[ARRIVED]"))
+        let drives = try FileManager.default.contentsOfDirectory(atPath: dir.file("drives"))
+        let folder = try #require(drives.first.map { dir.file("drives/\($0)") })
+        let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8)
+        #expect(events.contains(#""event":"arrived""#))
+        #expect(events.contains(#""event":"prompt""#))
+        let raw = try String(contentsOfFile: folder + "/raw.nmea", encoding: .utf8)
+        #expect(raw.contains("$GPRMC,"))  // gpsd passed the receiver's sentences on
+        if SpeechEngine.deviceProblem("default") != nil {
+            // no sound card here: the prompts went into the drive folder
+            #expect(FileManager.default.fileExists(atPath: folder + "/prompts.wav"))
+            #expect(r.output.contains("no sound card"))
+        }
+        print("tern demo: \(String(format: "%.1f", r.seconds)) s")
+    }
+
+    /// `tern import` succeeds on every extract and `tern route` answers every benchmark query.
+    @Test(arguments: ["monaco", "andorra", "liechtenstein", "heidelberg"])
+    func importAndRouteEveryQuery(extract: String) async throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let dir = TempDir()
+        defer { dir.remove() }
+        let map = dir.file("\(extract).tmap")
+        let imp = try await TernBinary.run(["import", SharedData.path("osm/\(extract).osm.pbf"), "-o", map], timeout: 120, in: dir)
+        #expect(imp.exitCode == 0, "\(imp.output)")
+        #expect(imp.output.contains("kept"))
+        let info = try await TernBinary.run(["map-info", map, "--json"], timeout: 30, in: dir)
+        #expect(info.exitCode == 0)
+        let infoJSON = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
+        #expect((infoJSON?["edges"] as? Int ?? 0) > 1000)
+        let out = dir.file("routes.json")
+        let route = try await TernBinary.run(["route", "--map", map, "--queries", SharedData.path("bench/\(extract)-queries.json"), "--json"], timeout: 300, in: dir)
+        #expect(route.exitCode == 0)
+        try route.output.write(toFile: out, atomically: true, encoding: .utf8)
+        let answers = try JSONSerialization.jsonObject(with: Data(route.output.utf8)) as? [[String: Any]] ?? []
+        let queries = try BenchQueries.load(extract)
+        #expect(answers.count == queries.count)
+        #expect(answers.map { $0["id"] as? String } == queries.map(\.id))
+        for a in answers {
+            #expect(a["ok"] as? Bool == true, "\(a["id"] ?? ""): \(a["error"] ?? "")")
+            for key in ["micros", "distance_m", "duration_s", "shape", "maneuvers"] { #expect(a[key] != nil, "missing \(key)") }
+            let maneuvers = a["maneuvers"] as? [[String: Any]] ?? []
+            #expect(maneuvers.first?["type"] as? String == "depart")
+            #expect(maneuvers.last?["type"] as? String == "arrive")
+        }
+    }
+
+    @Test func badInputsGetOneLineErrors() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        try "not a map".write(toFile: dir.file("bad.tmap"), atomically: true, encoding: .utf8)
+        let cases: [([String], Int32, String)] = [
+            (["map-info", dir.file("bad.tmap")], 1, "not a Tern map"),
+            (["route", "--map", dir.file("missing.tmap"), "--from", "1,2", "--to", "3,4"], 1, "cannot open map"),
+            (["route", "--map", dir.file("bad.tmap"), "--from", "north", "--to", "3,4"], 2, "expected LAT,LON"),
+            (["import", dir.file("nothing.osm.pbf"), "-o", dir.file("x.tmap")], 1, "no such file"),
+            (["frobnicate"], 2, "unknown command"),
+            (["replay", dir.file("none.nmea"), "--map", dir.file("bad.tmap"), "--to", "1,2"], 1, "not readable"),
+        ]
+        for (args, code, text) in cases {
+            let r = try await TernBinary.run(args, timeout: 30, in: dir)
+            #expect(r.exitCode == code, "\(args): \(r.output)")
+            #expect(r.output.contains(text), "\(args): \(r.output)")
+        }
+    }
+
+    /// The same log replayed twice through gpsfake and gpsd gives byte-identical events.
+    @Test(.timeLimit(.minutes(3))) func replayThroughGpsdIsRepeatable() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let demo = try await TernBinary.run(["demo", "--rate", "40", "--quiet", "--mute", "--direct", "--log-dir", dir.file("d0")], timeout: 60, in: dir)
+        #expect(demo.exitCode == 0, "\(demo.output)")
+        let folder0 = dir.file("d0/" + (try FileManager.default.contentsOfDirectory(atPath: dir.file("d0")).first ?? ""))
+        var runs = [String]()
+        for i in 1...2 {
+            let r = try await TernBinary.run(["replay", folder0 + "/demo-drive.nmea", "--map", folder0 + "/demo-town.tmap",
+                                        "--to", "\(DemoTownPoint.destination)", "--rate", "40", "--quiet", "--mute",
+                                        "--log-dir", dir.file("d\(i)")], timeout: 90, in: dir)
+            #expect(r.exitCode == 0, "\(r.output)")
+            let f = dir.file("d\(i)/" + (try FileManager.default.contentsOfDirectory(atPath: dir.file("d\(i)")).first ?? ""))
+            runs.append(try String(contentsOfFile: f + "/events.jsonl", encoding: .utf8))
+        }
+        #expect(runs[0].contains(#""event":"arrived""#))
+        #expect(runs[0] == runs[1])
+    }
+}
+
+import Simulation
+
+enum DemoTownPoint {
+    static var destination: String { String(format: "%.7f,%.7f", DemoTown.destination.latitude, DemoTown.destination.longitude) }
+}
