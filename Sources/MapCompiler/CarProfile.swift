@@ -208,3 +208,23 @@ public enum CarProfile {
         return !passableBarriers.contains(barrier)
     }
 }
+
+extension CarProfile {
+    /// OSRM car.lua's turn cost: a sigmoid of the turn angle (positive is right), cheaper for
+    /// right turns in right-hand traffic, applied where more than two roads meet; plus the
+    /// u-turn and traffic-signal penalties. Seconds.
+    public static func turnPenaltySeconds(angleDegrees angle: Double, isUTurn: Bool, roads: Int, trafficSignal: Bool) -> Double {
+        let turnPenalty = 7.5, bias = 1.075, uTurnPenalty = 20.0, signalPenalty = 2.0
+        var s = 0.0
+        if roads > 2 || isUTurn {
+            if angle >= 0 {
+                s += turnPenalty / (1 + exp(-((13 / bias) * angle / 180 - 6.5 * bias)))
+            } else {
+                s += turnPenalty / (1 + exp(-((13 * bias) * -angle / 180 - 6.5 / bias)))
+            }
+            if isUTurn { s += uTurnPenalty }
+        }
+        if trafficSignal { s += signalPenalty }
+        return s
+    }
+}

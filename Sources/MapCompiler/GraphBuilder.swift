@@ -37,8 +37,21 @@ struct GraphBuilder {
 
     var wayCount: Int { ways.count }
 
+    /// What the build produced besides the graph: how OSM ids map onto it (for turn restrictions).
+    struct Index {
+        /// OSM node id → graph node (barrier nodes, which are split, are absent).
+        var nodes: [Int64: UInt32] = [:]
+        /// OSM way id → its edges in way order.
+        var wayEdges: [Int64: [UInt32]] = [:]
+    }
+
     /// Builds the graph; `meta` is stored as the map's build information.
     func build(meta: [(String, String)]) -> RoadGraph {
+        var index = Index()
+        return build(meta: meta, index: &index)
+    }
+
+    func build(meta: [(String, String)], index: inout Index) -> RoadGraph {
         var g = RoadGraph()
         g.meta = meta
         var nodeIndex: [Int64: UInt32] = [:]
@@ -83,6 +96,7 @@ struct GraphBuilder {
                 if k == way.nodeIDs.count - 1 || isGraphNode(id) {
                     let endNode = graphNode(id, way.coordinates[k])
                     if !(startNode == endNode && shape.isEmpty) {
+                        index.wayEdges[way.id, default: []].append(UInt32(g.edges.count))
                         g.edges.append(EdgeRecord(
                             from: startNode, to: endNode, geometryStart: UInt32(g.geometry.count),
                             geometryCount: UInt32(shape.count), lengthMeters: Float(max(length, 0.01)),
@@ -100,6 +114,7 @@ struct GraphBuilder {
                 }
             }
         }
+        index.nodes = nodeIndex
         return g
     }
 

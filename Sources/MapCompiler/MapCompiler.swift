@@ -14,13 +14,16 @@ public struct ImportSummary: Sendable {
     public var restrictions = 0
     /// Edges in small pieces of the network cut off from the rest.
     public var isolatedEdges = 0
+    public var restrictionsApplied = 0
+    /// Arcs added by the contraction hierarchy.
+    public var shortcuts = 0
     public var skippedLocations = 0
     public var seconds = 0.0
     public var fileBytes = 0
 
     public var line: String {
         "kept \(roadWays) roads as \(edges) edges between \(graphNodes) nodes (\(shapePoints) shape points, \(names) names), "
-            + "\(signals) traffic signals, \(barriers) barriers, \(restrictions) turn restrictions read, "
+            + "\(signals) traffic signals, \(barriers) barriers, \(restrictionsApplied) of \(restrictions) turn restrictions applied, "
             + "\(isolatedEdges) edges in small disconnected pieces; "
             + String(format: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
     }
@@ -45,9 +48,11 @@ public enum MapCompiler {
         handlers.way = { way in
             if let a = CarProfile.attributes(of: way.tags) { builder.add(way: way, attributes: a) }
         }
-        handlers.relationKeys = ["restriction", "type"]
+        var restrictions = [RawRestriction]()
+        handlers.relationKeys = ["type"]
         handlers.relation = { rel in
             if let t = rel.tags["type"], t == "restriction" || t.hasPrefix("restriction:") { summary.restrictions += 1 }
+            if let r = RawRestriction(rel) { restrictions.append(r) }
         }
         handlers.progress = { fraction in
             let p = Int(fraction * 100)
@@ -62,8 +67,16 @@ public enum MapCompiler {
             ("profile", "\"car\""),
             ("osm_nodes", String(stats.nodes)), ("osm_ways", String(stats.ways)), ("osm_relations", String(stats.relations)),
         ]
-        var graph = builder.build(meta: meta)
+        var index = GraphBuilder.Index()
+        var graph = builder.build(meta: meta, index: &index)
         summary.isolatedEdges = Components.markIsolated(&graph)
+        let resolved = ResolvedRestrictions.resolve(restrictions, graph: graph, index: index)
+        summary.restrictionsApplied = resolved.applied
+        progress?("building the turn graph (\(resolved.applied) restrictions applied, \(resolved.skipped) not applicable to cars' roads)")
+        let turns = TurnGraph.build(graph, restrictions: resolved)
+        progress?("contracting \(turns.nodeCount) turn-graph nodes, \(turns.arcCount) turns")
+        graph.routing = RoutingTables(turns, contracting: progress)
+        summary.shortcuts = graph.routing.up.count + graph.routing.down.count - turns.arcCount
         summary.roadWays = builder.wayCount
         summary.graphNodes = graph.nodes.count
         summary.edges = graph.edges.count
@@ -75,7 +88,8 @@ public enum MapCompiler {
         graph.meta += [
             ("roads", String(summary.roadWays)), ("nodes", String(summary.graphNodes)), ("edges", String(summary.edges)),
             ("traffic_signals", String(summary.signals)), ("barriers", String(summary.barriers)),
-            ("restrictions_read", String(summary.restrictions)),
+            ("restrictions_read", String(summary.restrictions)), ("restrictions_applied", String(summary.restrictionsApplied)),
+            ("routing_nodes", String(graph.routing.nodeCount)), ("hierarchy_arcs", String(graph.routing.up.count + graph.routing.down.count)),
         ]
         summary.seconds = Date().timeIntervalSince(start)
         return (graph, summary)

@@ -31,6 +31,17 @@
 //   WAYIDS    i64 OSM way id per way index
 //   GRID      spatial index: GridHeader (48 B), u32 × (cells + 1) offsets, u32 edge ids
 //
+// Routing (version 2): the edge-based graph's contraction hierarchy. Routing node ids
+// 0..<2·edges are DirectedEdge.raw; ids from 2·edges on are copies of directed edges made for
+// turn restrictions over via ways.
+//   RWEIGHT   u32 per routing node: milliseconds to drive its edge (0xFFFFFFFF: not allowed)
+//   RCOPIES   u32 per copy: the DirectedEdge.raw it copies
+//   CHUPIDX   u32 × (routing nodes + 1)
+//   CHUP      12 B per arc from a node to a higher-ranked one: u32 target, u32 weight ms,
+//             u32 middle (the node a shortcut skips, 0xFFFFFFFF for an original turn)
+//   CHDNIDX   u32 × (routing nodes + 1)
+//   CHDN      12 B per arc into a node from a higher-ranked one: u32 source, u32 weight, u32 middle
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -38,7 +49,7 @@
 /// Constants of the .tmap format.
 public enum MapFormat {
     public static let magic: [UInt8] = Array("TERNMAP".utf8) + [0]
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     public static let headerSize = 32
     public static let tableEntrySize = 32
 
@@ -55,6 +66,12 @@ public enum MapFormat {
         case names = "NAMES"
         case wayIDs = "WAYIDS"
         case grid = "GRID"
+        case routingWeights = "RWEIGHT"
+        case routingCopies = "RCOPIES"
+        case upIndex = "CHUPIDX"
+        case up = "CHUP"
+        case downIndex = "CHDNIDX"
+        case down = "CHDN"
     }
 }
 

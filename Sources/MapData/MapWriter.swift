@@ -66,6 +66,18 @@ public enum MapWriter {
         for id in graph.wayIDs { b.append(id) }
         sections.append((.wayIDs, b.take()))
         sections.append((.grid, grid(graph)))
+        let r = graph.routing
+        for v in r.weights { b.append(v) }
+        sections.append((.routingWeights, b.take()))
+        for v in r.copies { b.append(v) }
+        sections.append((.routingCopies, b.take()))
+        for (indexTag, listTag, index, list) in [(MapFormat.Tag.upIndex, MapFormat.Tag.up, r.upIndex, r.up),
+                                                 (.downIndex, .down, r.downIndex, r.down)] {
+            for v in index { b.append(v) }
+            sections.append((indexTag, b.take()))
+            for a in list { b.append(a.node); b.append(a.weight); b.append(a.middle) }
+            sections.append((listTag, b.take()))
+        }
         return assemble(sections)
     }
 

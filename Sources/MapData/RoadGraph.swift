@@ -53,6 +53,8 @@ public struct RoadGraph: Sendable {
     public var wayIDs: [Int64] = []
     /// Build information stored in META (JSON object members as text pairs, in order).
     public var meta: [(String, String)] = []
+    /// The contraction hierarchy over the edge-based graph (built by MapCompiler).
+    public var routing = RoutingTables()
 
     public init() {}
 }
@@ -61,4 +63,33 @@ public struct RoadGraph: Sendable {
 public enum E7 {
     public static func encode(_ degrees: Double) -> Int32 { Int32((degrees * 1e7).rounded()) }
     public static func decode(_ value: Int32) -> Double { Double(value) * 1e-7 }
+}
+
+/// One arc of the contraction hierarchy, as stored.
+public struct HierarchyArc: Sendable, Equatable {
+    /// Target of an up arc, source of a down arc.
+    public var node: UInt32
+    /// Milliseconds.
+    public var weight: UInt32
+    /// The node a shortcut skips, or `HierarchyArc.original`.
+    public var middle: UInt32
+    public static let original = UInt32.max
+    public static let byteSize = 12
+    public init(node: UInt32, weight: UInt32, middle: UInt32) {
+        self.node = node
+        self.weight = weight
+        self.middle = middle
+    }
+}
+
+/// The routing sections: edge-based graph weights and its contraction hierarchy in CSR form.
+public struct RoutingTables: Sendable {
+    public var weights: [UInt32] = []
+    public var copies: [UInt32] = []
+    public var upIndex: [UInt32] = [0]
+    public var up: [HierarchyArc] = []
+    public var downIndex: [UInt32] = [0]
+    public var down: [HierarchyArc] = []
+    public init() {}
+    public var nodeCount: Int { weights.count }
 }

@@ -13,6 +13,16 @@ public struct Snap: Sendable, Equatable {
     public var distanceMeters: Double
     /// Bearing of the road at `point` in the edge's from→to direction, degrees.
     public var bearingDegrees: Double
+
+    public init(edge: UInt32, offsetMeters: Double, edgeLengthMeters: Double, point: Coordinate, distanceMeters: Double,
+                bearingDegrees: Double) {
+        self.edge = edge
+        self.offsetMeters = offsetMeters
+        self.edgeLengthMeters = edgeLengthMeters
+        self.point = point
+        self.distanceMeters = distanceMeters
+        self.bearingDegrees = bearingDegrees
+    }
 }
 
 extension RoadMap {

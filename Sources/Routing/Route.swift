@@ -60,12 +60,14 @@ public enum RoutingError: Error, CustomStringConvertible, Equatable {
     case noRoadNear(Coordinate, index: Int)
     case noRoute(from: Int, to: Int)
     case tooFewWaypoints
+    case noRoutingTables
 
     public var description: String {
         switch self {
         case let .noRoadNear(c, index): return "no road a car may use near waypoint \(index) (\(c))"
         case let .noRoute(from, to): return "no route from waypoint \(from) to waypoint \(to)"
         case .tooFewWaypoints: return "a route needs at least two waypoints"
+        case .noRoutingTables: return "the map has no routing tables; re-import it with this tern"
         }
     }
 }

@@ -1,45 +1,29 @@
 import Geo
 import MapData
 
-/// Finds the fastest car route on a RoadMap (A* on travel time, with a traffic-signal penalty).
-/// A Router keeps reusable search arrays, so create one per thread and reuse it.
+/// Finds the fastest car route on a RoadMap: snapping (with the car's heading), then a
+/// bidirectional search on the contraction hierarchy of the edge-based graph (turn restrictions,
+/// u-turns and turn costs included), then unpacking into road edges.
+/// A Router keeps reusable search arrays: one per thread, reused across queries.
 public final class Router {
     public let map: RoadMap
     public let snapper: Snapper
-    /// Seconds added for each traffic signal passed (OSRM uses 2 s).
-    public var signalPenaltySeconds = 2.0
-    private let maxSpeedMps: Double
-
-    // search state, reused between queries (generation-stamped)
-    private var cost: [Double]
-    private var parent: [UInt32]  // DirectedEdge.raw that reached the node, or .max
-    private var stamp: [UInt32]
-    private var settled: [UInt32]
-    /// Generation stamp set when a node's parent edge is one of the start edges (the search root).
-    private var rootStamp: [UInt32]
-    private var generation: UInt32 = 0
-    private var heap = MinHeap()
+    private var forward: SearchSpace
+    private var backward: SearchSpace
+    private lazy var reverseArcs: [[(to: UInt32, index: Int)]] = buildReverseArcs()
 
     public init(map: RoadMap) {
         self.map = map
         snapper = Snapper(map: map)
-        var fastest = 10.0
-        for e in 0..<map.edgeCount {
-            let r = map.edge(UInt32(e))
-            fastest = max(fastest, Double(max(r.speedForwardKmh, r.speedBackwardKmh)))
-        }
-        maxSpeedMps = fastest / 3.6
-        cost = Array(repeating: 0, count: map.nodeCount)
-        parent = Array(repeating: .max, count: map.nodeCount)
-        stamp = Array(repeating: 0, count: map.nodeCount)
-        settled = Array(repeating: 0, count: map.nodeCount)
-        rootStamp = Array(repeating: 0, count: map.nodeCount)
+        forward = SearchSpace(count: map.routingNodeCount)
+        backward = SearchSpace(count: map.routingNodeCount)
     }
 
     /// A route through `waypoints` in order. `headingDegrees` (the car's course) makes the first
     /// leg start in the direction the car is driving when the road allows.
     public func route(_ waypoints: [Coordinate], headingDegrees: Double? = nil) throws -> Route {
         guard waypoints.count >= 2 else { throw RoutingError.tooFewWaypoints }
+        guard map.routingNodeCount > 0 else { throw RoutingError.noRoutingTables }
         var snaps = [Snap]()
         for (i, w) in waypoints.enumerated() {
             guard let s = snapper.snap(w, headingDegrees: i == 0 ? headingDegrees : nil) else {
@@ -70,123 +54,190 @@ public final class Router {
         return Route(legs: legs, waypoints: waypoints)
     }
 
-    /// Seconds to drive `meters` along a directed edge.
-    @inline(__always) func seconds(_ d: DirectedEdge, meters: Double) -> Double {
-        let kmh = map.speedKmh(of: d)
-        return kmh > 0 ? meters / (kmh / 3.6) : .infinity
+    /// Where a search may start or end on a snapped edge: routing node and the cost (ms) from the
+    /// snapped point to the end of that node's edge (sources), or minus the cost from the target
+    /// point to the end of the edge (targets).
+    struct Terminal { var node: UInt32; var cost: Int64; var offset: Double }
+
+    func terminals(_ s: Snap, asTarget: Bool, headingDegrees: Double?) -> [Terminal] {
+        let e = map.edge(s.edge)
+        var allowForward = e.flags.contains(.forward), allowBackward = e.flags.contains(.backward)
+        if !asTarget, let h = headingDegrees, allowForward && allowBackward {
+            // A moving car keeps its direction: never start behind it when the road allows ahead.
+            let diff = abs(Angle.difference(from: s.bearingDegrees, to: h))
+            if diff <= 90 { allowBackward = false } else { allowForward = false }
+        }
+        let len = max(s.edgeLengthMeters, 0.001)
+        var out = [Terminal]()
+        for (allowed, reversed) in [(allowForward, false), (allowBackward, true)] where allowed {
+            let d = DirectedEdge(edge: s.edge, reversed: reversed)
+            let w = map.routingWeight(d.raw)
+            guard w != UInt32.max else { continue }
+            let offset = reversed ? len - s.offsetMeters : s.offsetMeters  // metres from the start of d
+            let after = Double(w) * max(0, min(1, 1 - offset / len))       // ms from the point to the end of d
+            out.append(Terminal(node: d.raw, cost: asTarget ? -Int64(after.rounded()) : Int64(after.rounded()), offset: offset))
+        }
+        return out
     }
 
     /// The fastest leg between two snapped points.
     public func leg(from a: Snap, to b: Snap, headingDegrees: Double? = nil) -> RouteLeg? {
-        let ea = map.edge(a.edge), eb = map.edge(b.edge)
-        // Ways out of the start point: forward along the edge to `to`, backward to `from`.
-        var starts: [(DirectedEdge, Double)] = []  // (directed edge, offset along it)
-        let fwdA = DirectedEdge(edge: a.edge, reversed: false), bwdA = DirectedEdge(edge: a.edge, reversed: true)
-        var allowForward = ea.flags.contains(.forward), allowBackward = ea.flags.contains(.backward)
-        if let h = headingDegrees, allowForward && allowBackward {
-            // A moving car keeps its direction: start behind it only if nothing else works.
-            let diff = abs(Angle.difference(from: a.bearingDegrees, to: h))
-            if diff <= 90 { allowBackward = false } else { allowForward = false }
-        }
-        if allowForward { starts.append((fwdA, a.offsetMeters)) }
-        if allowBackward { starts.append((bwdA, a.edgeLengthMeters - a.offsetMeters)) }
-
-        var best: (cost: Double, path: [DirectedEdge], startOffset: Double, endOffset: Double)?
-        // Same edge, driving towards b directly.
-        for (d, off) in starts where d.edge == b.edge {
-            let endOff = d.reversed ? b.edgeLengthMeters - b.offsetMeters : b.offsetMeters
-            if endOff >= off {
-                let c = seconds(d, meters: endOff - off)
-                if best == nil || c < best!.cost { best = (c, [d], off, endOff) }
+        let sources = terminals(a, asTarget: false, headingDegrees: headingDegrees)
+        let targets = terminals(b, asTarget: true, headingDegrees: nil)
+        guard !sources.isEmpty, !targets.isEmpty else { return nil }
+        var best: (cost: Int64, nodes: [UInt32], arcWeights: [UInt32], source: Terminal, target: Terminal)?
+        // the target ahead on the same directed edge: no search needed
+        for s in sources {
+            for t in targets where t.node == s.node && t.offset >= s.offset {
+                let c = s.cost + t.cost
+                if best == nil || c < best!.cost { best = (c, [s.node], [], s, t) }
             }
         }
-
-        generation &+= 1
-        if generation == 0 {  // wrapped: clear stamps once every 4 billion queries
-            for i in stamp.indices { stamp[i] = 0; settled[i] = 0; rootStamp[i] = 0 }
-            generation = 1
-        }
-        heap.removeAll()
-        let goal = b.point
-        let ruler = CheapRuler(latitude: goal.latitude)
-        func h(_ n: UInt32) -> Double { ruler.distance(map.coordinate(ofNode: n), goal) / maxSpeedMps * 0.9 }
-        func relax(_ node: UInt32, _ c: Double, _ via: UInt32, root: Bool) {
-            let i = Int(node)
-            if stamp[i] != generation || c < cost[i] {
-                stamp[i] = generation
-                cost[i] = c
-                parent[i] = via
-                rootStamp[i] = root ? generation : 0
-                heap.push(c + h(node), node)
-            }
-        }
-        for (d, off) in starts {
-            let len = Double(map.edge(d.edge).lengthMeters)
-            relax(map.target(of: d), seconds(d, meters: len - off), d.raw, root: true)
-        }
-        // Targets: arriving at eb.from then driving forward, or at eb.to then driving backward.
-        var ends: [UInt32: (DirectedEdge, Double)] = [:]
-        if eb.flags.contains(.forward) { ends[eb.from] = (DirectedEdge(edge: b.edge, reversed: false), b.offsetMeters) }
-        if eb.flags.contains(.backward) {
-            let d = DirectedEdge(edge: b.edge, reversed: true)
-            let off = b.edgeLengthMeters - b.offsetMeters
-            if let existing = ends[eb.to], seconds(existing.0, meters: existing.1) <= seconds(d, meters: off) {
-            } else { ends[eb.to] = (d, off) }
-        }
-        if eb.from == eb.to, eb.flags.contains(.forward), eb.flags.contains(.backward) {
-            // a loop edge: either direction from its single node
-            let fo = b.offsetMeters, bo = b.edgeLengthMeters - b.offsetMeters
-            ends[eb.from] = fo <= bo ? (DirectedEdge(edge: b.edge, reversed: false), fo) : (DirectedEdge(edge: b.edge, reversed: true), bo)
-        }
-
-        var bestEnd: (node: UInt32, cost: Double)?
-        while let (key, node) = heap.pop() {
-            let i = Int(node)
-            if settled[i] == generation { continue }
-            settled[i] = generation
-            let c = cost[i]
-            if let limit = best?.cost, key >= limit { break }
-            if let bestCost = bestEnd?.cost, key >= bestCost { break }
-            if let (d, off) = ends[node] {
-                let total = c + seconds(d, meters: off)
-                if bestEnd == nil || total < bestEnd!.cost { bestEnd = (node, total) }
-            }
-            let signal = map.flags(ofNode: node).contains(.trafficSignals) ? signalPenaltySeconds : 0
-            map.forEachOutgoing(node) { d in
-                let len = Double(map.edge(d.edge).lengthMeters)
-                let next = map.target(of: d)
-                relax(next, c + signal + seconds(d, meters: len), d.raw, root: false)
-            }
-        }
-        if let be = bestEnd, best == nil || be.cost < best!.cost {
-            // Unwind parents back to one of the start edges.
-            var path = [ends[be.node]!.0]
-            var node = be.node
-            var startOffset = 0.0
-            var guardCount = 0
-            while true {
-                let via = parent[Int(node)]
-                if rootStamp[Int(node)] == generation {
-                    let d = DirectedEdge(raw: via)
-                    path.append(d)
-                    startOffset = starts.first { $0.0 == d }?.1 ?? 0
-                    break
-                }
-                let d = DirectedEdge(raw: via)
-                path.append(d)
-                node = map.source(of: d)
-                guardCount += 1
-                if guardCount > map.edgeCount * 2 { return nil }
-            }
-            path.reverse()
-            best = (be.cost, path, startOffset, ends[be.node]!.1)
+        let sameEdgeBehind = sources.contains { s in targets.contains { $0.node == s.node && $0.offset < s.offset } }
+        if let found = sameEdgeBehind ? referenceSearch(sources, targets) : hierarchySearch(sources, targets),
+           best == nil || found.cost < best!.cost {
+            let s = sources.first { $0.node == found.nodes.first! }!
+            let t = targets.first { $0.node == found.nodes.last! }!
+            best = (found.cost, found.nodes, found.arcWeights, s, t)
         }
         guard let found = best else { return nil }
-        return makeLeg(path: found.path, startOffset: found.startOffset, endOffset: found.endOffset, from: a, to: b)
+        return makeLeg(nodes: found.nodes, arcWeights: found.arcWeights, startOffset: found.source.offset,
+                       endOffset: found.target.offset, from: a, to: b)
     }
 
-    /// Builds the leg's shape and cumulative distance and time.
-    func makeLeg(path: [DirectedEdge], startOffset: Double, endOffset: Double, from a: Snap, to b: Snap) -> RouteLeg {
+    /// Bidirectional upward search on the hierarchy; the path unpacked into routing nodes, with
+    /// the weight of each turn arc taken (arcWeights[i] leads into nodes[i + 1]).
+    func hierarchySearch(_ sources: [Terminal], _ targets: [Terminal]) -> (cost: Int64, nodes: [UInt32], arcWeights: [UInt32])? {
+        forward.reset()
+        backward.reset()
+        for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
+        for t in targets { backward.reach(t.node, t.cost, from: SearchSpace.none, arc: -1) }
+        var best = Int64.max, meeting = SearchSpace.none
+        func meet(_ u: UInt32) {
+            if forward.reached(u) && backward.reached(u) {
+                let c = forward.cost(u) + backward.cost(u)
+                if c < best { best = c; meeting = u }
+            }
+        }
+        for s in sources { meet(s.node) }
+        while true {
+            let fTop = forward.topKey, bTop = backward.topKey
+            let fDone = fTop == nil || fTop! >= best, bDone = bTop == nil || bTop! >= best
+            if fDone && bDone { break }
+            if !fDone && (bDone || fTop! <= bTop!) {
+                guard let (d, u) = forward.pop() else { continue }
+                meet(u)
+                for k in map.upArcs(u) {
+                    let arc = map.upArc(k)
+                    forward.reach(arc.node, d + Int64(arc.weight), from: u, arc: Int32(k))
+                }
+            } else {
+                guard let (d, u) = backward.pop() else { continue }
+                meet(u)
+                for k in map.downArcs(u) {
+                    let arc = map.downArc(k)
+                    backward.reach(arc.node, d + Int64(arc.weight), from: u, arc: Int32(k))
+                }
+            }
+        }
+        guard meeting != SearchSpace.none else { return nil }
+        // hierarchy arcs from the source up to the meeting node, and from it down to the target
+        var chain = [(from: UInt32, to: UInt32, arc: HierarchyArc)]()
+        var u = meeting
+        while forward.parent(u) != SearchSpace.none {
+            let p = forward.parent(u)
+            chain.append((p, u, map.upArc(Int(forward.arc(u)))))
+            u = p
+        }
+        chain.reverse()
+        let first = u
+        u = meeting
+        while backward.parent(u) != SearchSpace.none {
+            let p = backward.parent(u)
+            chain.append((u, p, map.downArc(Int(backward.arc(u)))))
+            u = p
+        }
+        var nodes = [first], weights = [UInt32]()
+        for c in chain { unpack(c.from, c.to, c.arc, into: &nodes, &weights) }
+        return (best, nodes, weights)
+    }
+
+    /// Expands a hierarchy arc into original turns (appending the nodes after `from`).
+    private func unpack(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ weights: inout [UInt32]) {
+        var stack = [(from, to, arc)]
+        while let (a, b, x) = stack.popLast() {
+            if x.middle == HierarchyArc.original {
+                nodes.append(b)
+                weights.append(x.weight)
+                continue
+            }
+            let m = x.middle
+            // a→m is stored among m's down arcs (m ranks below a); m→b among m's up arcs
+            let first = cheapest(map.downArcs(m), map.downArc, node: a)
+            let second = cheapest(map.upArcs(m), map.upArc, node: b)
+            stack.append((m, b, second))
+            stack.append((a, m, first))
+        }
+    }
+
+    private func cheapest(_ range: Range<Int>, _ get: (Int) -> HierarchyArc, node: UInt32) -> HierarchyArc {
+        var best: HierarchyArc?
+        for k in range {
+            let a = get(k)
+            if a.node == node, best == nil || a.weight < best!.weight { best = a }
+        }
+        return best!
+    }
+
+    /// Plain Dijkstra over every arc of the hierarchy (shortcuts are real paths, so distances are
+    /// exact): the reference the hierarchy search is tested against, and the way round when the
+    /// target lies behind the start on the same edge (a loop the upward searches cannot close).
+    /// Targets are checked when an arc reaches them, so a loop back onto the start node counts.
+    func referenceSearch(_ sources: [Terminal], _ targets: [Terminal]) -> (cost: Int64, nodes: [UInt32], arcWeights: [UInt32])? {
+        forward.reset()
+        for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
+        var targetCost = [UInt32: Int64]()
+        for t in targets { targetCost[t.node] = min(targetCost[t.node] ?? .max, t.cost) }
+        var best = Int64.max
+        var last: (from: UInt32, to: UInt32, arc: HierarchyArc)?
+        while let top = forward.topKey, top < best {
+            guard let (d, u) = forward.pop() else { break }
+            func consider(_ arc: HierarchyArc, target v: UInt32, code: Int32) {
+                let nd = d + Int64(arc.weight)
+                if let tc = targetCost[v], nd + tc < best { best = nd + tc; last = (u, v, arc) }
+                forward.reach(v, nd, from: u, arc: code)
+            }
+            for k in map.upArcs(u) { let a = map.upArc(k); consider(a, target: a.node, code: Int32(k)) }
+            for r in reverseArcs[Int(u)] { consider(map.downArc(r.index), target: r.to, code: -Int32(r.index) - 2) }
+        }
+        guard let end = last else { return nil }
+        // walk back from the arc's source to a start node, then unpack arc by arc
+        var steps = [(UInt32, UInt32, HierarchyArc)]()
+        var v = end.from
+        while forward.parent(v) != SearchSpace.none {
+            let p = forward.parent(v), code = forward.arc(v)
+            steps.append((p, v, code >= 0 ? map.upArc(Int(code)) : map.downArc(Int(-code - 2))))
+            v = p
+        }
+        steps.reverse()
+        steps.append((end.from, end.to, end.arc))
+        var nodes = [v], weights = [UInt32]()
+        for (a, b, arc) in steps { unpack(a, b, arc, into: &nodes, &weights) }
+        return (best, nodes, weights)
+    }
+
+    /// For each node, the arcs leaving it that are stored as down arcs of lower nodes.
+    private func buildReverseArcs() -> [[(to: UInt32, index: Int)]] {
+        var out = [[(to: UInt32, index: Int)]](repeating: [], count: map.routingNodeCount)
+        for v in 0..<map.routingNodeCount {
+            for k in map.downArcs(UInt32(v)) { out[Int(map.downArc(k).node)].append((UInt32(v), k)) }
+        }
+        return out
+    }
+
+    /// Builds the leg's shape and cumulative distance and time from its routing nodes.
+    func makeLeg(nodes: [UInt32], arcWeights: [UInt32], startOffset: Double, endOffset: Double, from a: Snap, to b: Snap) -> RouteLeg {
+        let path = nodes.map { map.directedEdge(ofRoutingNode: $0) }
         var shape = [Coordinate](), cumM = [Double](), cumS = [Double](), edgeStart = [Int]()
         var totalM = 0.0, totalS = 0.0
         for (k, d) in path.enumerated() {
@@ -197,33 +248,36 @@ public final class Router {
             let scale = along > 0 ? stored / along : 1
             let lo = k == 0 ? startOffset : 0
             let hi = k == path.count - 1 ? endOffset : stored
-            let speed = max(0.1, map.speedKmh(of: d) / 3.6)
+            let edgeMillis = Double(map.routingWeight(nodes[k]))
+            let secondsPerMeter = stored > 0 ? edgeMillis / 1000 / stored : 0
+            if k > 0 {
+                // the turn into this edge: the arc's weight beyond driving the edge itself
+                let turn = max(0, Double(arcWeights[k - 1]) - edgeMillis) / 1000
+                totalS += turn
+                if !cumS.isEmpty { cumS[cumS.count - 1] = totalS }
+            }
             edgeStart.append(max(0, shape.count - 1))
-            // walk the shape, emitting points between lo and hi
-            var pos = 0.0
+            var pos = lo
             func emit(_ c: Coordinate, _ at: Double) {
                 if shape.isEmpty {
                     shape.append(c); cumM.append(0); cumS.append(0)
-                } else {
-                    let step = max(0, at - pos)
-                    totalM += step; totalS += step / speed
                     pos = at
-                    if let last = shape.last, last == c { cumM[cumM.count - 1] = totalM; cumS[cumS.count - 1] = totalS; return }
-                    shape.append(c); cumM.append(totalM); cumS.append(totalS)
+                    return
                 }
+                let step = max(0, at - pos)
+                totalM += step
+                totalS += step * secondsPerMeter
+                pos = at
+                if let last = shape.last, last == c { cumM[cumM.count - 1] = totalM; cumS[cumS.count - 1] = totalS; return }
+                shape.append(c); cumM.append(totalM); cumS.append(totalS)
             }
-            pos = lo
-            if k == 0 || shape.isEmpty { emit(point(geo, lens, scale, at: lo), lo) }
+            if shape.isEmpty { emit(point(geo, lens, scale, at: lo), lo) }
             var acc = 0.0
             for i in 1..<geo.count {
                 acc += lens[i - 1] * scale
                 if acc > lo && acc < hi { emit(geo[i], acc) }
             }
             emit(point(geo, lens, scale, at: hi), hi)
-            if k < path.count - 1, map.flags(ofNode: map.target(of: d)).contains(.trafficSignals) {
-                totalS += signalPenaltySeconds
-                cumS[cumS.count - 1] = totalS
-            }
         }
         if shape.count == 1 { shape.append(shape[0]); cumM.append(totalM); cumS.append(totalS) }
         return RouteLeg(edges: path, startOffsetMeters: startOffset, endOffsetMeters: endOffset, shape: shape,
@@ -247,12 +301,71 @@ public final class Router {
     }
 }
 
+/// One direction's search state, kept between queries (generation-stamped, no clearing).
+struct SearchSpace {
+    static let none = UInt32.max
+    private var dist: [Int64]
+    private var parents: [UInt32]
+    private var arcs: [Int32]
+    private var stamp: [UInt32]
+    private var settled: [UInt32]
+    private var generation: UInt32 = 0
+    private var heap = MinHeap()
+
+    init(count: Int) {
+        dist = [Int64](repeating: 0, count: count)
+        parents = [UInt32](repeating: SearchSpace.none, count: count)
+        arcs = [Int32](repeating: -1, count: count)
+        stamp = [UInt32](repeating: 0, count: count)
+        settled = [UInt32](repeating: 0, count: count)
+    }
+
+    mutating func reset() {
+        generation &+= 1
+        if generation == 0 {
+            for i in stamp.indices { stamp[i] = 0; settled[i] = 0 }
+            generation = 1
+        }
+        heap.removeAll()
+    }
+
+    @inline(__always) func reached(_ u: UInt32) -> Bool { stamp[Int(u)] == generation }
+    @inline(__always) func cost(_ u: UInt32) -> Int64 { dist[Int(u)] }
+    @inline(__always) func parent(_ u: UInt32) -> UInt32 { parents[Int(u)] }
+    @inline(__always) func arc(_ u: UInt32) -> Int32 { arcs[Int(u)] }
+    var topKey: Int64? { heap.topKey }
+
+    @inline(__always) mutating func reach(_ u: UInt32, _ d: Int64, from p: UInt32, arc: Int32) {
+        let i = Int(u)
+        if stamp[i] != generation || d < dist[i] {
+            if settled[i] == generation && stamp[i] == generation { return }
+            stamp[i] = generation
+            dist[i] = d
+            parents[i] = p
+            arcs[i] = arc
+            heap.push(d, u)
+        }
+    }
+
+    /// The next node to settle (skipping stale heap entries).
+    mutating func pop() -> (Int64, UInt32)? {
+        while let (d, u) = heap.pop() {
+            let i = Int(u)
+            if settled[i] == generation || d > dist[i] { continue }
+            settled[i] = generation
+            return (d, u)
+        }
+        return nil
+    }
+}
+
 /// A binary min-heap of (key, node).
 struct MinHeap {
-    private var keys: [Double] = []
+    private var keys: [Int64] = []
     private var nodes: [UInt32] = []
+    var topKey: Int64? { keys.first }
     mutating func removeAll() { keys.removeAll(keepingCapacity: true); nodes.removeAll(keepingCapacity: true) }
-    mutating func push(_ key: Double, _ node: UInt32) {
+    mutating func push(_ key: Int64, _ node: UInt32) {
         keys.append(key); nodes.append(node)
         var i = keys.count - 1
         while i > 0 {
@@ -262,7 +375,7 @@ struct MinHeap {
             i = p
         }
     }
-    mutating func pop() -> (Double, UInt32)? {
+    mutating func pop() -> (Int64, UInt32)? {
         guard !keys.isEmpty else { return nil }
         let top = (keys[0], nodes[0])
         let lastK = keys.removeLast(), lastN = nodes.removeLast()

@@ -1,0 +1,141 @@
+import Foundation
+import Geo
+import MapData
+
+/// The edge-based graph routes are searched on: a node per directed road edge (plus copies that
+/// via-way restrictions need), an arc per allowed turn, weighted in milliseconds with the time
+/// to drive the next edge plus the turn's cost. Turn restrictions, u-turns and turn costs live
+/// here, which a node-based graph cannot express.
+public struct TurnGraph: Sendable {
+    /// Directed edges: node ids 0..<2·edges are `DirectedEdge.raw`.
+    public var directedCount: Int
+    /// For the copies (ids ≥ directedCount): the directed edge each copies.
+    public var copies: [UInt32] = []
+    /// Milliseconds to drive each node's edge; `.max` where cars may not drive it.
+    public var weights: [UInt32]
+    /// Arcs by source: (target, weight ms).
+    public var arcs: [[(to: UInt32, weight: UInt32)]]
+
+    public var nodeCount: Int { directedCount + copies.count }
+    public var arcCount: Int { arcs.reduce(0) { $0 + $1.count } }
+
+    public static let unreachable = UInt32.max
+
+    /// The directed edge a routing node stands for.
+    public func directedEdge(_ node: UInt32) -> DirectedEdge {
+        Int(node) < directedCount ? DirectedEdge(raw: node) : DirectedEdge(raw: copies[Int(node) - directedCount])
+    }
+}
+
+extension TurnGraph {
+    /// Milliseconds to drive a directed edge at its speed.
+    static func milliseconds(_ e: EdgeRecord, reversed: Bool) -> UInt32 {
+        let kmh = Double(reversed ? e.speedBackwardKmh : e.speedForwardKmh)
+        guard kmh > 0 else { return unreachable }
+        return UInt32(min(Double(UInt32.max - 1), max(1, (Double(e.lengthMeters) / (kmh / 3.6) * 1000).rounded())))
+    }
+
+    /// Builds the turn graph of a road graph with its restrictions (car profile turn costs).
+    static func build(_ g: RoadGraph, restrictions: ResolvedRestrictions) -> TurnGraph {
+        let directed = g.edges.count * 2
+        var weights = [UInt32](repeating: unreachable, count: directed)
+        for (i, e) in g.edges.enumerated() {
+            if e.flags.contains(.forward) { weights[2 * i] = milliseconds(e, reversed: false) }
+            if e.flags.contains(.backward) { weights[2 * i + 1] = milliseconds(e, reversed: true) }
+        }
+        // per node: arriving and leaving directed edges
+        var arriving = [[UInt32]](repeating: [], count: g.nodes.count)
+        var leaving = [[UInt32]](repeating: [], count: g.nodes.count)
+        var degree = [Int](repeating: 0, count: g.nodes.count)
+        for (i, e) in g.edges.enumerated() {
+            degree[Int(e.from)] += 1
+            degree[Int(e.to)] += 1
+            if e.flags.contains(.forward) { arriving[Int(e.to)].append(UInt32(2 * i)); leaving[Int(e.from)].append(UInt32(2 * i)) }
+            if e.flags.contains(.backward) { arriving[Int(e.from)].append(UInt32(2 * i + 1)); leaving[Int(e.to)].append(UInt32(2 * i + 1)) }
+        }
+        let bearings = Bearings(g)
+        var arcs = [[(to: UInt32, weight: UInt32)]](repeating: [], count: directed)
+        for v in 0..<g.nodes.count {
+            let signal = g.nodeFlags[v].contains(.trafficSignals)
+            for a in arriving[v] {
+                let onlyTo = restrictions.onlyTurns[a]
+                let otherWayOut = leaving[v].contains { $0 >> 1 != a >> 1 }
+                for b in leaving[v] {
+                    let isUTurn = b >> 1 == a >> 1
+                    // u-turns only where the road ends (a dead end)
+                    if isUTurn && otherWayOut { continue }
+                    if restrictions.forbiddenTurns.contains(UInt64(a) << 32 | UInt64(b)) { continue }
+                    if let only = onlyTo, !only.contains(b) { continue }
+                    let angle = Angle.difference(from: bearings.arriving[Int(a)], to: bearings.leaving[Int(b)])
+                    let penalty = CarProfile.turnPenaltySeconds(angleDegrees: angle, isUTurn: isUTurn, roads: degree[v], trafficSignal: signal)
+                    let w = UInt64(weights[Int(b)]) + UInt64((penalty * 1000).rounded())
+                    arcs[Int(a)].append((b, UInt32(min(UInt64(unreachable - 1), w))))
+                }
+            }
+        }
+        var t = TurnGraph(directedCount: directed, weights: weights, arcs: arcs)
+        for p in restrictions.paths { t.applyViaWayRestriction(p) }
+        return t
+    }
+
+    /// A restriction over via ways becomes copies of the via edges that only the from edge
+    /// enters, whose last copy lacks the forbidden turn (or keeps only the commanded one).
+    mutating func applyViaWayRestriction(_ p: ResolvedRestrictions.Path) {
+        guard let first = p.via.first, let entry = arcs[Int(p.from.raw)].firstIndex(where: { $0.to == first.raw }) else { return }
+        var ids = [UInt32]()
+        for d in p.via {
+            ids.append(UInt32(nodeCount))
+            copies.append(d.raw)
+            weights.append(weights[Int(d.raw)])
+            arcs.append([])
+        }
+        arcs[Int(p.from.raw)][entry].to = ids[0]
+        for (i, d) in p.via.enumerated() {
+            for arc in arcs[Int(d.raw)] {
+                if i + 1 < p.via.count {
+                    arcs[Int(ids[i])].append(arc.to == p.via[i + 1].raw ? (ids[i + 1], arc.weight) : arc)
+                } else {
+                    let target = directedEdge(arc.to)
+                    let listed = p.to.contains(target)
+                    if (p.kind == .no && listed) || (p.kind == .only && !listed) { continue }
+                    arcs[Int(ids[i])].append(arc)
+                }
+            }
+        }
+    }
+}
+
+/// Bearings of every directed edge where it leaves its source and arrives at its target,
+/// measured over its first and last 20 m (so a tiny kink at the junction does not count).
+struct Bearings {
+    var leaving: [Double]
+    var arriving: [Double]
+
+    init(_ g: RoadGraph) {
+        leaving = [Double](repeating: 0, count: g.edges.count * 2)
+        arriving = [Double](repeating: 0, count: g.edges.count * 2)
+        for (i, e) in g.edges.enumerated() {
+            var pts = [g.nodes[Int(e.from)]]
+            pts += g.geometry[Int(e.geometryStart)..<Int(e.geometryStart + e.geometryCount)]
+            pts.append(g.nodes[Int(e.to)])
+            let startOut = Bearings.bearing(pts)
+            let endIn = Bearings.bearing(pts.reversed())
+            // forward: leaves `from` with startOut, arrives at `to` heading opposite to endIn
+            leaving[2 * i] = startOut
+            arriving[2 * i] = Angle.normalized(endIn + 180)
+            leaving[2 * i + 1] = endIn
+            arriving[2 * i + 1] = Angle.normalized(startOut + 180)
+        }
+    }
+
+    /// Bearing from the first point towards the point about 20 m along.
+    static func bearing<C: Collection>(_ pts: C) -> Double where C.Element == Coordinate {
+        let a = pts.first!
+        var target = a
+        for p in pts.dropFirst() {
+            target = p
+            if a.distance(to: p) >= 20 { break }
+        }
+        return a.bearing(to: target)
+    }
+}
