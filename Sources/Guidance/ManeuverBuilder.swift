@@ -5,7 +5,13 @@ import Routing
 /// Derives the maneuvers of a route leg from the road network around each junction it passes.
 public struct ManeuverBuilder: Sendable {
     public let map: RoadMap
-    public init(map: RoadMap) { self.map = map }
+    /// Planar distances and bearings (no trigonometry per point), set per leg at its latitude.
+    private var ruler: CheapRuler
+    public init(map: RoadMap) {
+        self.map = map
+        let (lo, hi) = map.bounds
+        ruler = CheapRuler(latitude: (lo.latitude + hi.latitude) / 2)
+    }
 
     /// Angle (degrees) below which a change of direction at a junction is "straight on".
     static let straightTolerance = 25.0
@@ -13,6 +19,12 @@ public struct ManeuverBuilder: Sendable {
     /// Maneuvers of one leg: depart first, arrive last. `destination` is the requested end point
     /// (before snapping), used for the side of the street.
     public func maneuvers(for leg: RouteLeg, destination: Coordinate? = nil, isLastLeg: Bool = true) -> [Maneuver] {
+        var local = self
+        if let first = leg.shape.first { local.ruler = CheapRuler(latitude: first.latitude) }
+        return local.build(leg, destination: destination)
+    }
+
+    private func build(_ leg: RouteLeg, destination: Coordinate?) -> [Maneuver] {
         var result = [Maneuver]()
         let edges = leg.edges
         guard !edges.isEmpty, leg.shape.count >= 2 else { return result }
@@ -157,8 +169,8 @@ public struct ManeuverBuilder: Sendable {
         let g = map.geometry(of: d)
         let end = g[g.count - 1]
         var i = g.count - 2
-        while i > 0 && g[i].distance(to: end) < 20 { i -= 1 }
-        return g[i].bearing(to: end)
+        while i > 0 && ruler.distance(g[i], end) < 20 { i -= 1 }
+        return ruler.bearing(g[i], end)
     }
 
     /// Bearing of a directed edge as it leaves its source (first 20 m of shape).
@@ -166,22 +178,22 @@ public struct ManeuverBuilder: Sendable {
         let g = map.geometry(of: d)
         let start = g[0]
         var i = 1
-        while i < g.count - 1 && start.distance(to: g[i]) < 20 { i += 1 }
-        return start.bearing(to: g[i])
+        while i < g.count - 1 && ruler.distance(start, g[i]) < 20 { i += 1 }
+        return ruler.bearing(start, g[i])
     }
 
     func bearingOut(_ leg: RouteLeg, shapeIndex: Int) -> Double {
         let s = leg.shape
         var j = shapeIndex + 1
-        while j < s.count - 1 && s[shapeIndex].distance(to: s[j]) < 20 { j += 1 }
-        return s[shapeIndex].bearing(to: s[min(j, s.count - 1)])
+        while j < s.count - 1 && ruler.distance(s[shapeIndex], s[j]) < 20 { j += 1 }
+        return ruler.bearing(s[shapeIndex], s[min(j, s.count - 1)])
     }
 
     func bearingIn(_ leg: RouteLeg, shapeIndex: Int) -> Double {
         let s = leg.shape
         var j = shapeIndex - 1
-        while j > 0 && s[j].distance(to: s[shapeIndex]) < 20 { j -= 1 }
-        return s[max(0, j)].bearing(to: s[shapeIndex])
+        while j > 0 && ruler.distance(s[j], s[shapeIndex]) < 20 { j -= 1 }
+        return ruler.bearing(s[max(0, j)], s[shapeIndex])
     }
 
     /// Side of the road the destination lies on, from the last stretch of the leg.
@@ -189,9 +201,9 @@ public struct ManeuverBuilder: Sendable {
         let s = leg.shape
         guard s.count >= 2 else { return nil }
         let end = s[s.count - 1]
-        if end.distance(to: destination) < 1 { return nil }
+        if ruler.distance(end, destination) < 1 { return nil }
         let travel = bearingIn(leg, shapeIndex: s.count - 1)
-        let toDest = end.bearing(to: destination)
+        let toDest = ruler.bearing(end, destination)
         let d = Angle.difference(from: travel, to: toDest)
         if abs(d) < 10 || abs(d) > 170 { return nil }
         return d > 0 ? .right : .left

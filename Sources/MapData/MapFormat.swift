@@ -72,6 +72,30 @@ public enum MapFormat {
         case up = "CHUP"
         case downIndex = "CHDNIDX"
         case down = "CHDN"
+
+        /// Position in `allCases` (a switch, not a hash: it is on every map access).
+        @inline(__always) public var ordinal: Int {
+            switch self {
+            case .meta: return 0
+            case .nodes: return 1
+            case .nodeFlags: return 2
+            case .edges: return 3
+            case .geometry: return 4
+            case .outIndex: return 5
+            case .outEdges: return 6
+            case .inIndex: return 7
+            case .inEdges: return 8
+            case .names: return 9
+            case .wayIDs: return 10
+            case .grid: return 11
+            case .routingWeights: return 12
+            case .routingCopies: return 13
+            case .upIndex: return 14
+            case .up: return 15
+            case .downIndex: return 16
+            case .down: return 17
+            }
+        }
     }
 }
 

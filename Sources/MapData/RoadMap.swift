@@ -20,6 +20,9 @@ public final class RoadMap: Sendable {
     nonisolated(unsafe) private let base: UnsafeRawPointer
     private let mappedSize: Int
     private let sections: [String: Range<Int>]
+    /// Start offsets of the sections by tag order (MapFormat.Tag.allCases): looked up on every
+    /// access, so an array index rather than a string-keyed dictionary.
+    private let starts: [Int]
 
     public let nodeCount: Int
     public let edgeCount: Int
@@ -95,6 +98,7 @@ public final class RoadMap: Sendable {
             throw MapError.missingSection(path: path, section: tag.rawValue)
         }
         sections = found
+        starts = MapFormat.Tag.allCases.map { found[$0.rawValue]!.lowerBound }
         func len(_ t: MapFormat.Tag) -> Int { found[t.rawValue]!.count }
         func check(_ ok: Bool, _ detail: String) throws { if !ok { throw MapError.corrupt(path: path, detail: detail) } }
         try check(len(.nodes) % 8 == 0, "NODES size")
@@ -118,7 +122,7 @@ public final class RoadMap: Sendable {
 
     // MARK: raw access
 
-    @inline(__always) func section(_ tag: MapFormat.Tag) -> Int { sections[tag.rawValue]!.lowerBound }
+    @inline(__always) func section(_ tag: MapFormat.Tag) -> Int { starts[tag.ordinal] }
     @inline(__always) func u32(_ offset: Int) -> UInt32 { base.load(fromByteOffset: offset, as: UInt32.self).littleEndian }
     @inline(__always) func i32(_ offset: Int) -> Int32 { base.load(fromByteOffset: offset, as: Int32.self).littleEndian }
     @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }

@@ -238,13 +238,14 @@ public final class Router {
     /// Builds the leg's shape and cumulative distance and time from its routing nodes.
     func makeLeg(nodes: [UInt32], arcWeights: [UInt32], startOffset: Double, endOffset: Double, from a: Snap, to b: Snap) -> RouteLeg {
         let path = nodes.map { map.directedEdge(ofRoutingNode: $0) }
+        let ruler = CheapRuler(latitude: a.point.latitude)
         var shape = [Coordinate](), cumM = [Double](), cumS = [Double](), edgeStart = [Int]()
         var totalM = 0.0, totalS = 0.0
         for (k, d) in path.enumerated() {
             let geo = map.geometry(of: d)
             let stored = Double(map.edge(d.edge).lengthMeters)
             var lens = [Double](), along = 0.0
-            for i in 1..<geo.count { let l = geo[i - 1].distance(to: geo[i]); lens.append(l); along += l }
+            for i in 1..<geo.count { let l = ruler.distance(geo[i - 1], geo[i]); lens.append(l); along += l }
             let scale = along > 0 ? stored / along : 1
             let lo = k == 0 ? startOffset : 0
             let hi = k == path.count - 1 ? endOffset : stored

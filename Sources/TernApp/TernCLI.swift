@@ -16,6 +16,8 @@ public enum TernCLI {
                                                         the built-in town, a simulated drive, gpsfake → gpsd → tern
           run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log
           say TEXT [--lang L] [--device PCM | --wav FILE]
+          bench --map MAP --queries Q.json [--passes N] [--json]
+                                                        routing figures (build with -c release)
         """
 
     /// Runs the command line; returns the exit status.
@@ -35,6 +37,7 @@ public enum TernCLI {
             case "demo": return try await DriveCommands.demo(rest)
             case "run": return try await RunCommand.run(rest)
             case "say": return try SayCommand.run(rest)
+            case "bench": return try BenchCommand.run(rest)
             case "-h", "--help", "help":
                 printOut(usage)
                 return 0

@@ -118,3 +118,7 @@ func squareGraph() -> RoadGraph {
         #expect(refused + opened == 400)
     }
 }
+
+@Test func tagOrdinalsFollowTheirOrder() {
+    #expect(MapFormat.Tag.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+}
