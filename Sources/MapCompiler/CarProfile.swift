@@ -1,26 +1,68 @@
 import Foundation
 import MapData
 
+/// Options of the car profile (the defaults are OSRM car.lua's; scenario files override some).
+public struct ProfileOptions: Sendable, Equatable {
+    /// Caps every speed, km/h (nil: no cap).
+    public var vehicleMaxSpeedKmh: Double?
+    public var leftHandDriving = false
+    public var trafficSignalPenaltySeconds = 2.0
+    public var turnPenaltySeconds = 7.5
+    public var turnBias = 1.075
+    public var uTurnPenaltySeconds = 20.0
+    /// Seconds of weight for entering a destination-only road from an open one (no through traffic).
+    public var restrictedEntryPenaltySeconds = 3276.7
+    public var gatePenaltySeconds = 60.0
+    public init() {}
+}
+
+/// Access of a way or node for cars, from the access tags.
+public enum AccessClass: Sendable, Equatable {
+    case open, restricted, blocked
+}
+
 /// What the car profile decides for one OSM way.
 public struct WayAttributes: Sendable, Equatable {
     public var roadClass: RoadClass
     public var forward: Bool
     public var backward: Bool
-    /// Typical driving speed in km/h per direction.
+    /// Driving speed in km/h per direction (durations).
     public var speedForwardKmh: Double
     public var speedBackwardKmh: Double
+    /// Weight factor per direction in (0, 1]: the rate is speed × factor (OSRM's routability).
+    public var rateFactorForward = 1.0
+    public var rateFactorBackward = 1.0
+    /// Destination-only (private, delivery...) per direction: no through traffic.
+    public var restrictedForward = false
+    public var restrictedBackward = false
     /// Posted limits in km/h per direction; nil unknown, .infinity no limit.
     public var maxspeedForwardKmh: Double?
     public var maxspeedBackwardKmh: Double?
     public var flags: EdgeFlags
     public var name: String
     public var ref: String
+    /// Seconds for the whole way when tagged (ferries, movable bridges), spread over its segments.
+    public var durationSeconds: Double?
+    /// False where a route may not start or end (ferries, private service roads).
+    public var startpoint = true
 }
 
-/// The car profile: which OSM ways and nodes a car may use and how fast, from their tags.
-/// Follows the conventions of OSRM's car.lua and the OSM wiki (access, oneway, maxspeed).
+/// Node properties for cars: flags, and penalties when driving through.
+public struct NodeAttributes: Sendable, Equatable {
+    public var flags: NodeFlags = []
+    /// Seconds added when passing the node (a gate without access tags).
+    public var passPenaltySeconds = 0.0
+    /// Traffic signals, stop and give-way signs: which travel direction along the way they face.
+    public enum Facing: Sendable, Equatable { case both, forward, backward }
+    public var signalFacing: Facing = .both
+    public var stopPenaltySeconds = 0.0
+    public var stopFacing: Facing = .both
+}
+
+/// The car profile: which OSM ways and nodes a car may use and how fast, from their tags,
+/// following OSRM's car.lua (speeds, access hierarchy, oneway, maxspeed, barriers, penalties).
 public enum CarProfile {
-    /// Default speeds in km/h per class when no maxspeed is tagged (OSRM car.lua values).
+    /// Speeds in km/h of the highway types cars use by default.
     public static func defaultSpeedKmh(_ c: RoadClass) -> Double {
         switch c {
         case .motorway: return 90
@@ -33,198 +75,391 @@ public enum CarProfile {
         case .secondaryLink: return 25
         case .tertiary: return 40
         case .tertiaryLink: return 20
-        case .unclassified, .residential, .road: return 25
+        case .unclassified, .residential: return 25
         case .livingStreet: return 10
         case .service: return 15
-        case .track: return 5
+        case .road, .track, .other: return 10
         case .ferry: return 5
         }
     }
 
-    /// Keys a way must have one of to be considered (the reader filters on them).
-    public static let wayKeys = ["highway", "route"]
+    static let highwaySpeeds: [String: Double] = [
+        "motorway": 90, "motorway_link": 45, "trunk": 85, "trunk_link": 40, "primary": 65, "primary_link": 30,
+        "secondary": 55, "secondary_link": 25, "tertiary": 40, "tertiary_link": 20, "unclassified": 25,
+        "residential": 25, "living_street": 10, "service": 15, "winter_road": 20, "ice_road": 15,
+    ]
+    /// Highways where private/destination access means "destination only" rather than "closed".
+    static let restrictedHighways: Set<String> = [
+        "motorway", "motorway_link", "trunk", "trunk_link", "primary", "primary_link", "secondary", "secondary_link",
+        "tertiary", "tertiary_link", "residential", "living_street", "unclassified", "service", "winter_road", "ice_road",
+    ]
+    static let accessWhitelist: Set<String> = ["yes", "permissive", "designated", "motorcar", "motor_vehicle", "vehicle", "hov"]
+    static let accessRestricted: Set<String> = ["private", "delivery", "destination", "customers", "permit", "residents", "unknown"]
+    static let accessBlacklist: Set<String> = ["no", "agricultural", "forestry", "emergency", "psv", "taxi", "share_taxi", "minibus",
+                                                "bus", "foot", "restricted", "military", "official", "emergency_vehicle"]
+    static let accessKeys = ["motorcar", "motor_vehicle", "vehicle", "access"]
+    static let defaultSpeedKmh = 10.0
+    static let speedReduction = 0.8
 
-    static let deniedAccess: Set<String> = ["no", "private", "agricultural", "forestry", "delivery", "emergency", "psv",
-                                             "bus", "customers_only", "agricultural;forestry", "permit", "military"]
-    static let destinationAccess: Set<String> = ["destination", "customers"]
+    /// Keys a way must have one of to be considered (the reader filters on them).
+    public static let wayKeys = ["highway", "route", "bridge"]
+
+    /// Classifies an access value (a `;` list is open if any part is, else restricted if any is).
+    public static func classify(_ value: String) -> AccessClass {
+        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if parts.contains(where: { accessWhitelist.contains($0) }) { return .open }
+        if parts.contains(where: { accessRestricted.contains($0) }) { return .restricted }
+        if !parts.isEmpty && parts.allSatisfy({ accessBlacklist.contains($0) }) { return .blocked }
+        return .open
+    }
+
+    /// The access value for a direction: the most specific key with a value wins, its
+    /// `:forward`/`:backward` form first.
+    static func accessValue(_ tags: OSMTags, suffix: String?) -> String? {
+        for key in accessKeys {
+            if let s = suffix, let v = tags["\(key):\(s)"], !v.isEmpty { return v }
+            if let v = tags[key], !v.isEmpty { return v }
+        }
+        return nil
+    }
 
     /// Decides a way; nil when cars may not use it at all.
-    public static func attributes(of tags: OSMTags) -> WayAttributes? {
-        var roadClass: RoadClass
+    public static func attributes(of tags: OSMTags, options: ProfileOptions = ProfileOptions()) -> WayAttributes? {
+        let highway = tags["highway"]
         var flags: EdgeFlags = []
-        if let hw = tags["highway"] {
-            guard let c = RoadClass(highway: hw), c != .track else { return nil }
-            roadClass = c
-        } else if tags["route"] == "ferry" {
-            let car = tags["motorcar"] ?? tags["motor_vehicle"]
-            guard car == "yes" || car == "designated" else { return nil }
+        // ways never routable
+        if tags["area"] == "yes" || tags["impassable"] == "yes" || tags["status"] == "impassable" { return nil }
+        if highway == "steps" || highway == "construction" || highway == "proposed" || tags["railway"] == "construction" { return nil }
+        // construction=yes marks works that close the road; a road class as value ("primary")
+        // is how mappers note an upgrade of an open road, and blocking it would detour drivers
+        // round a whole valley (andorra's CG-2): only "yes" closes (OSRM closes every value).
+        if tags["construction"] == "yes" { return nil }
+        if tags["smoothness"] == "impassable" || tags["service"] == "emergency_access" { return nil }
+
+        let accessForward = accessValue(tags, suffix: "forward").map(classify)
+        let accessBackward = accessValue(tags, suffix: "backward").map(classify)
+        var roadClass: RoadClass
+        var baseSpeed: Double
+        var durationSeconds: Double?
+        var startpoint = true
+        if let route = tags["route"], route == "ferry" || route == "shuttle_train" {
             roadClass = .ferry
             flags.insert(.ferry)
+            baseSpeed = route == "ferry" ? 5 : 10
+            durationSeconds = tags["duration"].flatMap(parseDuration)
+            startpoint = false
+        } else if tags["bridge"] == "movable" && highway != nil {
+            roadClass = highway.flatMap(RoadClass.init(highway:)) ?? .other
+            baseSpeed = 5
+            durationSeconds = tags["duration"].flatMap(parseDuration)
+        } else if let hw = highway, let s = highwaySpeeds[hw] {
+            roadClass = RoadClass(highway: hw) ?? .other
+            baseSpeed = s
+        } else if highway != nil, let a = accessForward ?? accessBackward, a == .open,
+                  accessValue(tags, suffix: nil) != nil || accessValue(tags, suffix: "forward") != nil || accessValue(tags, suffix: "backward") != nil {
+            // another highway type made drivable by an explicit access tag
+            roadClass = highway.flatMap(RoadClass.init(highway:)) ?? .other
+            if roadClass != .road && roadClass != .track { roadClass = .other }
+            baseSpeed = defaultSpeedKmh
         } else {
             return nil
         }
-        if tags["area"] == "yes" || tags["impassable"] == "yes" || tags["status"] == "impassable" { return nil }
-        if let s = tags["service"], roadClass == .service, ["parking_aisle", "emergency_access"].contains(s) {
-            if s == "emergency_access" { return nil }
+
+        // access per direction
+        let restrictedAllowed = highway.map(restrictedHighways.contains) ?? (roadClass == .ferry)
+        func allowed(_ a: AccessClass?) -> (Bool, Bool) {
+            switch a {
+            case nil, .open?: return (true, false)
+            case .restricted?: return restrictedAllowed ? (true, true) : (false, false)
+            case .blocked?: return (false, false)
+            }
         }
-        // access: the most specific tag wins (motorcar over motor_vehicle over vehicle over access)
-        let access = tags["motorcar"] ?? tags["motor_vehicle"] ?? tags["vehicle"] ?? tags["access"]
-        if let a = access {
-            if deniedAccess.contains(a) { return nil }
-            if destinationAccess.contains(a) { flags.insert(.destinationOnly) }
+        var (forward, restrictedForward) = allowed(accessForward)
+        var (backward, restrictedBackward) = allowed(accessBackward)
+        // an unknown highway opened in one direction only stays closed the other way
+        if highwaySpeeds[highway ?? ""] == nil && roadClass != .ferry && tags["bridge"] != "movable" {
+            if accessValue(tags, suffix: "forward") == nil && accessValue(tags, suffix: nil) == nil { forward = false }
+            if accessValue(tags, suffix: "backward") == nil && accessValue(tags, suffix: nil) == nil { backward = false }
+        }
+        if roadClass == .service, accessValue(tags, suffix: "forward").map(classify) == .restricted,
+           accessValue(tags, suffix: "forward")?.lowercased() == "private" {
+            startpoint = false
         }
 
         // direction
-        var forward = true, backward = true
         let junction = tags["junction"]
         if junction == "roundabout" { flags.insert(.roundabout) }
         if junction == "circular" { flags.insert(.circular) }
-        let impliedOneway = junction == "roundabout" || junction == "circular" || roadClass == .motorway
-            || (roadClass == .motorwayLink && tags["oneway"] == nil)
-        switch tags["oneway"] ?? "" {
+        let oneway = tags["oneway:motorcar"] ?? tags["oneway:motor_vehicle"] ?? tags["oneway:vehicle"] ?? tags["oneway"] ?? ""
+        var rateFactor = 1.0
+        switch oneway {
         case "yes", "true", "1": backward = false
         case "-1", "reverse": forward = false
+        case "reversible": return nil
+        case "alternating": rateFactor = min(rateFactor, 0.4)
         case "no", "false", "0": break
-        case "reversible", "alternating": return nil
-        default: if impliedOneway { backward = false }
-        }
-        if junction == "roundabout" || junction == "circular" { forward = true; backward = false }
-        if let f = tags["oneway:motor_vehicle"] ?? tags["oneway:vehicle"] {
-            if f == "yes" { backward = false } else if f == "-1" { forward = false } else if f == "no" { backward = true }
+        default:
+            if highway == "motorway" || junction == "roundabout" || junction == "circular" { backward = false }
         }
         guard forward || backward else { return nil }
 
-        // limits and speeds
-        let maxAll = tags["maxspeed"].flatMap(parseMaxspeed)
-        let maxF = tags["maxspeed:forward"].flatMap(parseMaxspeed) ?? maxAll
-        let maxB = tags["maxspeed:backward"].flatMap(parseMaxspeed) ?? maxAll
-        let base = defaultSpeedKmh(roadClass)
-        func speed(_ limit: Double?) -> Double {
-            guard let limit, limit.isFinite else { return base }
-            // Drivers average below the posted limit (junctions, traffic); OSRM scales by 0.8.
-            return max(5, limit * 0.8)
+        // speeds: the highway's, capped by the surface, replaced by a posted limit × 0.8
+        var speed = baseSpeed
+        for cap in [surfaceCap(tags["surface"]), tracktypeCap(tags["tracktype"]), smoothnessCap(tags["smoothness"])] {
+            if let c = cap { speed = min(speed, c) }
         }
+        func limit(_ suffix: String) -> Double? {
+            for key in ["maxspeed:advisory", "maxspeed"] {
+                if let v = tags["\(key):\(suffix)"] ?? tags[key], let kmh = parseMaxspeed(v) { return kmh }
+            }
+            return tags["source:maxspeed"].flatMap(parseMaxspeed)
+        }
+        let postedF = limit("forward"), postedB = limit("backward")
+        func travelSpeed(_ posted: Double?) -> Double {
+            var s = speed
+            if roadClass != .ferry, tags["bridge"] != "movable", let p = posted, p > 0 {
+                s = (p.isInfinite ? 140 : p) * speedReduction
+            }
+            if let cap = options.vehicleMaxSpeedKmh { s = min(s, cap) }
+            return s
+        }
+
+        // rate penalties (OSRM routability): the smallest applies
+        let bidirectional = forward && backward
+        if let s = tags["service"], ["alley", "parking", "parking_aisle", "driveway", "drive-through", "drive-thru"].contains(s) {
+            rateFactor = min(rateFactor, 0.5)
+        }
+        if let w = tags["width"].flatMap(parseMeters), w <= 3 { rateFactor = min(rateFactor, 0.5) }
+        if bidirectional, let l = tags["lanes"].flatMap(leadingInteger), l <= 1, l >= 0 { rateFactor = min(rateFactor, 0.5) }
+        if let s = tags["side_road"], s == "yes" || s == "rotary" { rateFactor = min(rateFactor, 0.8) }
+        if bidirectional, tags["lane_markings"] == "no" { rateFactor = min(rateFactor, 0.75) }
+        var rateF = rateFactor, rateB = rateFactor
+        if tags["priority"] == "forward" { rateB *= 0.7 }
+        if tags["priority"] == "backward" { rateF *= 0.7 }
+
         if roadClass.isLink { flags.insert(.link) }
         if tags["toll"] == "yes" { flags.insert(.toll) }
         if let t = tags["tunnel"], t != "no" { flags.insert(.tunnel) }
         if let b = tags["bridge"], b != "no" { flags.insert(.bridge) }
-        return WayAttributes(
+        if restrictedForward || restrictedBackward { flags.insert(.destinationOnly) }
+        if tags["hov"] == "designated" { restrictedForward = true; restrictedBackward = true; flags.insert(.destinationOnly) }
+        var a = WayAttributes(
             roadClass: roadClass, forward: forward, backward: backward,
-            speedForwardKmh: forward ? speed(maxF) : 0, speedBackwardKmh: backward ? speed(maxB) : 0,
-            maxspeedForwardKmh: maxF, maxspeedBackwardKmh: maxB, flags: flags,
+            speedForwardKmh: forward ? travelSpeed(postedF) : 0, speedBackwardKmh: backward ? travelSpeed(postedB) : 0,
+            maxspeedForwardKmh: postedF, maxspeedBackwardKmh: postedB, flags: flags,
             name: tags["name"] ?? "", ref: tags["ref"] ?? "")
+        a.rateFactorForward = rateF
+        a.rateFactorBackward = rateB
+        a.restrictedForward = restrictedForward && forward
+        a.restrictedBackward = restrictedBackward && backward
+        a.durationSeconds = durationSeconds
+        a.startpoint = startpoint
+        return a
     }
 
-    /// Parses a maxspeed value in km/h: "50", "30 mph", "10 knots", "DE:urban", "none", "walk".
+    static func surfaceCap(_ s: String?) -> Double? {
+        guard let s else { return nil }
+        switch s {
+        case "cement", "compacted", "fine_gravel": return 80
+        case "paving_stones", "metal", "bricks": return 60
+        case "grass", "wood", "sett", "grass_paver", "gravel", "unpaved", "ground", "dirt", "pebblestone", "tartan": return 40
+        case "cobblestone", "clay", "snow": return 30
+        case "earth", "stone", "rocky", "sand", "ice": return 20
+        case "laterite": return 15
+        case "mud": return 10
+        default: return nil
+        }
+    }
+
+    static func tracktypeCap(_ s: String?) -> Double? {
+        switch s {
+        case "grade1": return 60
+        case "grade2": return 40
+        case "grade3": return 30
+        case "grade4": return 25
+        case "grade5": return 20
+        default: return nil
+        }
+    }
+
+    static func smoothnessCap(_ s: String?) -> Double? {
+        switch s {
+        case "intermediate": return 80
+        case "bad": return 40
+        case "very_bad": return 20
+        case "horrible": return 10
+        case "very_horrible": return 5
+        default: return nil
+        }
+    }
+
+    static func leadingInteger(_ s: String) -> Int? {
+        let digits = s.prefix { $0.isNumber }
+        return digits.isEmpty ? nil : Int(digits)
+    }
+
+    /// Metres from "3", "3.5 m", "9'" or "6'2\"".
+    static func parseMeters(_ raw: String) -> Double? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        if let feet = s.firstIndex(of: "'") {
+            let f = Double(s[..<feet]) ?? 0
+            var inches = 0.0
+            let rest = s[s.index(after: feet)...].replacingOccurrences(of: "\"", with: "")
+            if !rest.isEmpty { inches = Double(rest) ?? 0 }
+            return (f * 12 + inches) * 0.0254
+        }
+        let number = s.prefix { $0.isNumber || $0 == "." }
+        return Double(number)
+    }
+
+    /// Seconds from "HH:MM:SS", "HH:MM" or ISO 8601 "PT1H2M3S".
+    static func parseDuration(_ raw: String) -> Double? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        if s.hasPrefix("PT") || s.hasPrefix("P") {
+            var total = 0.0, number = ""
+            var inTime = false
+            for ch in s.dropFirst() {
+                if ch == "T" { inTime = true; continue }
+                if ch.isNumber || ch == "." { number.append(ch); continue }
+                let v = Double(number) ?? 0
+                number = ""
+                switch ch {
+                case "H": total += v * 3600
+                case "M": total += inTime ? v * 60 : v * 2_592_000
+                case "S": total += v
+                case "D": total += v * 86400
+                default: return nil
+                }
+            }
+            return max(1, total)
+        }
+        let parts = s.split(separator: ":").map { Double($0) }
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
+        let v = parts.map { $0! }
+        switch v.count {
+        case 3: return max(1, v[0] * 3600 + v[1] * 60 + v[2])
+        case 2: return max(1, v[0] * 3600 + v[1] * 60)
+        case 1: return max(1, v[0] * 60)
+        default: return nil
+        }
+    }
+
+    /// Parses a maxspeed value in km/h: "50", "30 mph", "DE:urban", "none" (no limit), "walk".
     /// Returns .infinity for no limit, nil when unknown.
     public static func parseMaxspeed(_ raw: String) -> Double? {
         let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
         if value.isEmpty { return nil }
         if value == "none" || value == "unlimited" { return .infinity }
         if value == "walk" { return 7 }
-        if let implicit = implicitMaxspeeds[value] { return implicit }
-        // several values ("50;30"): the lowest applies
         if value.contains(";") {
-            let parts = value.split(separator: ";").compactMap { parseMaxspeed(String($0)) }
-            return parts.min()
+            return value.split(separator: ";").compactMap { parseMaxspeed(String($0)) }.min()
+        }
+        if let implicit = implicitMaxspeeds[value] { return implicit == 0 ? nil : implicit }
+        if let colon = value.firstIndex(of: ":"), value.first?.isLetter == true {
+            // "xx:zone" not in the table: the generic zone defaults
+            switch value[value.index(after: colon)...] {
+            case "urban": return 50
+            case "rural": return 90
+            case "trunk": return 110
+            case "motorway": return 130
+            default: return nil
+            }
         }
         var digits = ""
         var rest = Substring(value)
         while let ch = rest.first, ch.isNumber || ch == "." { digits.append(ch); rest = rest.dropFirst() }
         guard let number = Double(digits), number > 0 else { return nil }
         let unit = rest.trimmingCharacters(in: .whitespaces)
-        switch unit {
-        case "", "km/h", "kmh", "kph": return number
-        case "mph": return number * 1.609_344
-        case "knots", "kn": return number * 1.852
-        default: return nil
-        }
+        if unit.contains("mph") || unit.contains("mp/h") { return number * 1.609 }
+        if unit == "knots" || unit == "kn" { return number * 1.852 }
+        return number
     }
 
-    /// Implicit limits by country and zone (OSM wiki "Default speed limits"), in km/h.
-    static let implicitMaxspeeds: [String: Double] = {
-        var t: [String: Double] = [:]
-        let mph = 1.609_344
-        let countries: [(String, Double, Double, Double?)] = [  // code, urban, rural, motorway (nil none)
-            ("at", 50, 100, 130), ("be", 50, 70, 120), ("ch", 50, 80, 120), ("cz", 50, 90, 130), ("de", 50, 100, nil),
-            ("dk", 50, 80, 130), ("es", 50, 90, 120), ("fi", 50, 80, 120), ("fr", 50, 80, 130), ("hu", 50, 90, 130),
-            ("it", 50, 90, 130), ("li", 50, 80, 120), ("lt", 50, 90, 130), ("nl", 50, 80, 130), ("no", 50, 80, 110),
-            ("pl", 50, 90, 140), ("pt", 50, 90, 120), ("ro", 50, 90, 130), ("ru", 60, 90, 110), ("se", 50, 70, 110),
-            ("sk", 50, 90, 130), ("si", 50, 90, 130), ("ua", 50, 90, 130), ("ad", 50, 90, nil), ("mc", 50, 50, nil),
-        ]
-        for (c, urban, rural, motorway) in countries {
-            t["\(c):urban"] = urban
-            t["\(c):rural"] = rural
-            t["\(c):motorway"] = motorway ?? .infinity
-            t["\(c):living_street"] = 7
-            t["\(c):trunk"] = rural
-        }
-        t["de:bicycle_road"] = 30
-        t["de:zone30"] = 30
-        t["de:zone:30"] = 30
-        t["de:zone20"] = 20
-        t["gb:nsl_single"] = 60 * mph
-        t["gb:nsl_dual"] = 70 * mph
-        t["gb:motorway"] = 70 * mph
-        t["gb:urban"] = 30 * mph
-        t["uk:nsl_single"] = 60 * mph
-        t["uk:nsl_dual"] = 70 * mph
-        t["uk:motorway"] = 70 * mph
-        t["ie:urban"] = 50
-        t["ie:rural"] = 80
-        t["ie:motorway"] = 120
-        return t
-    }()
+    /// Country zone limits (OSRM car.lua's table and the OSM wiki), km/h; 0 means "no number".
+    static let implicitMaxspeeds: [String: Double] = [
+        "at:rural": 100, "at:trunk": 100, "be:motorway": 120, "be-vlg:rural": 70, "by:urban": 60, "by:motorway": 110,
+        "ch:rural": 80, "ch:trunk": 100, "ch:motorway": 120, "cz:trunk": 0, "cz:motorway": 0, "de:living_street": 7,
+        "de:rural": 100, "de:motorway": 0, "dk:rural": 80, "fr:rural": 80, "gb:nsl_single": 96.54, "gb:nsl_dual": 112.63,
+        "gb:motorway": 112.63, "nl:rural": 80, "nl:trunk": 100, "no:rural": 80, "no:motorway": 110, "pl:rural": 100,
+        "pl:trunk": 120, "pl:motorway": 140, "ro:trunk": 100, "ru:living_street": 20, "ru:urban": 60, "ru:motorway": 110,
+        "uk:nsl_single": 96.54, "uk:nsl_dual": 112.63, "uk:motorway": 112.63, "za:urban": 60, "za:rural": 100,
+        "lv:living_street": 20, "de:zone30": 30, "de:zone:30": 30, "de:zone20": 20, "de:bicycle_road": 30,
+    ]
 
     /// Node properties that matter to cars and to guidance.
-    public static func nodeFlags(of tags: OSMTags) -> NodeFlags {
-        var f: NodeFlags = []
+    public static func nodeAttributes(of tags: OSMTags, options: ProfileOptions = ProfileOptions()) -> NodeAttributes {
+        var a = NodeAttributes()
+        func facing(_ key: String...) -> NodeAttributes.Facing {
+            for k in key { if let v = tags[k] { return v == "forward" ? .forward : (v == "backward" ? .backward : .both) } }
+            return .both
+        }
         switch tags["highway"] {
-        case "traffic_signals": f.insert(.trafficSignals)
-        case "stop": f.insert(.stop)
-        case "give_way": f.insert(.giveWay)
-        case "mini_roundabout": f.insert(.miniRoundabout)
-        case "crossing": f.insert(.crossing)
+        case "traffic_signals":
+            a.flags.insert(.trafficSignals)
+            a.signalFacing = facing("traffic_signals:direction", "direction")
+        case "stop":
+            a.flags.insert(.stop)
+            a.stopPenaltySeconds = 2
+            a.stopFacing = facing("direction")
+        case "give_way":
+            a.flags.insert(.giveWay)
+            a.stopPenaltySeconds = 1
+            a.stopFacing = facing("direction")
+        case "mini_roundabout": a.flags.insert(.miniRoundabout)
+        case "crossing": a.flags.insert(.crossing)
         default: break
         }
-        if tags["crossing"] == "traffic_signals" { f.insert(.crossing) }
-        if let b = tags["barrier"], isBlocking(barrier: b, tags: tags) { f.insert(.barrier) }
-        return f
+        if tags["crossing"] == "traffic_signals" { a.flags.insert(.crossing) }
+        // access on the node decides; otherwise the barrier type
+        let access = accessKeys.lazy.compactMap { tags[$0] }.first
+        if let v = access {
+            if classify(v) == .blocked { a.flags.insert(.barrier) }
+        } else if let b = tags["barrier"] {
+            if isBlocking(barrier: b, tags: tags) {
+                a.flags.insert(.barrier)
+            } else if b == "gate" || b == "lift_gate" {
+                a.passPenaltySeconds = options.gatePenaltySeconds
+            }
+        }
+        return a
     }
 
-    /// Barriers a car cannot pass unless access tags on the node say it may (OSRM car.lua's list).
+    /// Node flags alone (tests and callers that need no penalties).
+    public static func nodeFlags(of tags: OSMTags) -> NodeFlags { nodeAttributes(of: tags).flags }
+
     static let passableBarriers: Set<String> = [
-        "cattle_grid", "border_control", "toll_booth", "sally_port", "gate", "lift_gate", "no", "entrance",
-        "height_restrictor", "arch", "swing_gate", "kissing_gate"  // kissing_gate is foot-only but rarely on car roads
+        "cattle_grid", "border_control", "toll_booth", "sally_port", "gate", "lift_gate", "no", "entrance", "height_restrictor",
     ]
 
     static func isBlocking(barrier: String, tags: OSMTags) -> Bool {
-        let access = tags["motorcar"] ?? tags["motor_vehicle"] ?? tags["vehicle"] ?? tags["access"]
-        if let a = access {
-            if deniedAccess.contains(a) { return true }
-            if ["yes", "permissive", "designated", "destination"].contains(a) { return false }
+        switch barrier {
+        case "height_restrictor":
+            if let h = tags["maxheight"].flatMap(parseMeters), h < 2.5 { return true }
+            return false
+        case "bollard": return tags["bollard"] != "rising"
+        case "kerb": return !(tags["highway"] == "crossing" || tags["kerb"] == "lowered" || tags["kerb"] == "flush")
+        case "fence": return !(tags["sensory"] == "audible" || tags["sensory"] == "audio")
+        default: return !passableBarriers.contains(barrier)
         }
-        if barrier == "kissing_gate" { return true }
-        return !passableBarriers.contains(barrier)
     }
 }
 
 extension CarProfile {
     /// OSRM car.lua's turn cost: a sigmoid of the turn angle (positive is right), cheaper for
-    /// right turns in right-hand traffic, applied where more than two roads meet; plus the
-    /// u-turn and traffic-signal penalties. Seconds.
-    public static func turnPenaltySeconds(angleDegrees angle: Double, isUTurn: Bool, roads: Int, trafficSignal: Bool) -> Double {
-        let turnPenalty = 7.5, bias = 1.075, uTurnPenalty = 20.0, signalPenalty = 2.0
+    /// right turns in right-hand traffic, applied where more than two roads meet, on a change of
+    /// mode, or a u-turn (plus its penalty). Seconds, before truncation.
+    public static func turnPenaltySeconds(angleDegrees angle: Double, isUTurn: Bool, roads: Int, modeChange: Bool = false,
+                                          options: ProfileOptions = ProfileOptions()) -> Double {
+        let bias = options.leftHandDriving ? 1 / options.turnBias : options.turnBias
         var s = 0.0
-        if roads > 2 || isUTurn {
+        if roads > 2 || isUTurn || modeChange {
             if angle >= 0 {
-                s += turnPenalty / (1 + exp(-((13 / bias) * angle / 180 - 6.5 * bias)))
+                s += options.turnPenaltySeconds / (1 + exp(-((13 / bias) * angle / 180 - 6.5 * bias)))
             } else {
-                s += turnPenalty / (1 + exp(-((13 * bias) * -angle / 180 - 6.5 / bias)))
+                s += options.turnPenaltySeconds / (1 + exp(-((13 * bias) * -angle / 180 - 6.5 / bias)))
             }
-            if isUTurn { s += uTurnPenalty }
+            if isUTurn { s += options.uTurnPenaltySeconds }
         }
-        if trafficSignal { s += signalPenalty }
         return s
     }
 }

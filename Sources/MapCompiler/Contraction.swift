@@ -10,6 +10,8 @@ public struct ContractedGraph: Sendable {
         /// The other node: the target of an up arc, the source of a down arc.
         public var node: UInt32
         public var weight: UInt32
+        /// Milliseconds of driving the arc stands for.
+        public var duration: UInt32
         /// The contracted node a shortcut skips, or `Arc.original`.
         public var middle: UInt32
         public static let original = UInt32.max
@@ -22,7 +24,7 @@ public struct ContractedGraph: Sendable {
 }
 
 final class Contractor {
-    private struct Edge { var other: UInt32; var weight: UInt32; var middle: UInt32 }
+    private struct Edge { var other: UInt32; var weight: UInt32; var duration: UInt32; var middle: UInt32 }
     private var outs: [[Edge]]
     private var ins: [[Edge]]
     private var contracted: [Bool]
@@ -43,8 +45,8 @@ final class Contractor {
         ins = [[Edge]](repeating: [], count: n)
         for (u, list) in t.arcs.enumerated() {
             for a in list where Int(a.to) != u {
-                outs[u].append(Edge(other: a.to, weight: a.weight, middle: ContractedGraph.Arc.original))
-                ins[Int(a.to)].append(Edge(other: UInt32(u), weight: a.weight, middle: ContractedGraph.Arc.original))
+                outs[u].append(Edge(other: a.to, weight: a.weight, duration: a.duration, middle: ContractedGraph.Arc.original))
+                ins[Int(a.to)].append(Edge(other: UInt32(u), weight: a.weight, duration: a.duration, middle: ContractedGraph.Arc.original))
             }
         }
         contracted = [Bool](repeating: false, count: n)
@@ -107,8 +109,8 @@ final class Contractor {
         for e in i { neighboursContracted[Int(e.other)] += 1 }
         for e in o { neighboursContracted[Int(e.other)] += 1 }
         // v's arcs are final: everything it still touches is contracted later (ranks higher)
-        let ups = o.map { ContractedGraph.Arc(node: $0.other, weight: $0.weight, middle: $0.middle) }
-        let downs = i.map { ContractedGraph.Arc(node: $0.other, weight: $0.weight, middle: $0.middle) }
+        let ups = o.map { ContractedGraph.Arc(node: $0.other, weight: $0.weight, duration: $0.duration, middle: $0.middle) }
+        let downs = i.map { ContractedGraph.Arc(node: $0.other, weight: $0.weight, duration: $0.duration, middle: $0.middle) }
         outs[Int(v)] = []
         ins[Int(v)] = []
         return (ups, downs, added)
@@ -129,22 +131,25 @@ final class Contractor {
                 count += 1
                 if add {
                     let weight = UInt32(min(via, UInt64(UInt32.max - 1)))
-                    addShortcut(u.other, w.other, weight, v)
+                    let duration = UInt32(min(UInt64(u.duration) + UInt64(w.duration), UInt64(UInt32.max - 1)))
+                    addShortcut(u.other, w.other, weight, duration, v)
                 }
             }
         }
         return count
     }
 
-    private func addShortcut(_ u: UInt32, _ w: UInt32, _ weight: UInt32, _ middle: UInt32) {
-        if let k = outs[Int(u)].firstIndex(where: { $0.other == w }) {
+    private func addShortcut(_ u: UInt32, _ w: UInt32, _ weight: UInt32, _ duration: UInt32, _ middle: UInt32) {
+        if let k = outs[Int(u)].firstIndex(where: { $0.other == w && !contracted[Int($0.other)] }) {
             if outs[Int(u)][k].weight <= weight { return }
-            outs[Int(u)][k] = Edge(other: w, weight: weight, middle: middle)
-            if let j = ins[Int(w)].firstIndex(where: { $0.other == u }) { ins[Int(w)][j] = Edge(other: u, weight: weight, middle: middle) }
+            outs[Int(u)][k] = Edge(other: w, weight: weight, duration: duration, middle: middle)
+            if let j = ins[Int(w)].firstIndex(where: { $0.other == u }) {
+                ins[Int(w)][j] = Edge(other: u, weight: weight, duration: duration, middle: middle)
+            }
             return
         }
-        outs[Int(u)].append(Edge(other: w, weight: weight, middle: middle))
-        ins[Int(w)].append(Edge(other: u, weight: weight, middle: middle))
+        outs[Int(u)].append(Edge(other: w, weight: weight, duration: duration, middle: middle))
+        ins[Int(w)].append(Edge(other: u, weight: weight, duration: duration, middle: middle))
     }
 
     /// Bounded Dijkstra from `s` over live nodes except `avoid`; results in dist/stamp.

@@ -2,7 +2,9 @@ import Geo
 import MapData
 
 /// Turns the car profile's ways into a RoadGraph: graph nodes at way ends, shared nodes and
-/// tagged nodes (signals, stops, barriers), edges between them with their shape.
+/// tagged nodes (signals, stops, barriers, gates), edges between them with their shape, and the
+/// per-direction durations and weights of every edge (OSRM's rounding: each segment between two
+/// OSM nodes to a tenth of a second).
 struct GraphBuilder {
     private struct KeptWay {
         let id: Int64
@@ -13,7 +15,7 @@ struct GraphBuilder {
 
     private var ways: [KeptWay] = []
     private var nodeUse: [Int64: UInt8] = [:]
-    var nodeFlags: [Int64: NodeFlags] = [:]
+    var nodeAttributes: [Int64: NodeAttributes] = [:]
     private(set) var skippedNodes = 0
 
     mutating func add(way: OSMWay, attributes: WayAttributes) {
@@ -37,12 +39,19 @@ struct GraphBuilder {
 
     var wayCount: Int { ways.count }
 
-    /// What the build produced besides the graph: how OSM ids map onto it (for turn restrictions).
+    /// What the build produced besides the graph: how OSM ids map onto it (for turn
+    /// restrictions) and the per-direction costs the turn graph is built from.
     struct Index {
         /// OSM node id → graph node (barrier nodes, which are split, are absent).
         var nodes: [Int64: UInt32] = [:]
         /// OSM way id → its edges in way order.
         var wayEdges: [Int64: [UInt32]] = [:]
+        /// Per directed edge (DirectedEdge.raw): milliseconds to drive it, and its weight.
+        var durations: [UInt32] = []
+        var weights: [UInt32] = []
+        /// Per directed edge: penalty (ms) for passing its target node when arriving by it
+        /// (signals and signs facing that way, gates).
+        var arrivalPenalties: [UInt32] = []
     }
 
     /// Builds the graph; `meta` is stored as the map's build information.
@@ -65,11 +74,10 @@ struct GraphBuilder {
             nameIndex[s] = i
             return i
         }
-        func isGraphNode(_ id: Int64) -> Bool {
-            (nodeUse[id] ?? 0) >= 2 || !(nodeFlags[id] ?? []).isEmpty
-        }
+        func attributes(_ id: Int64) -> NodeAttributes { nodeAttributes[id] ?? NodeAttributes() }
+        func isGraphNode(_ id: Int64) -> Bool { (nodeUse[id] ?? 0) >= 2 || nodeAttributes[id] != nil }
         func graphNode(_ id: Int64, _ c: Coordinate) -> UInt32 {
-            let flags = nodeFlags[id] ?? []
+            let flags = attributes(id).flags
             // A blocking barrier splits the road: each side gets its own copy of the node, so no
             // edge pair joins through it.
             if !flags.contains(.barrier), let i = nodeIndex[id] { return i }
@@ -79,6 +87,17 @@ struct GraphBuilder {
             if !flags.contains(.barrier) { nodeIndex[id] = i }
             return i
         }
+        /// OSRM stores segment durations and weights in tenths of a second, rounded.
+        func deciseconds(_ seconds: Double) -> Double { (seconds * 10).rounded() / 10 }
+        func millis(_ seconds: Double) -> UInt32 { UInt32(min(Double(UInt32.max - 2), max(0, (seconds * 1000).rounded()))) }
+        func penalty(_ a: NodeAttributes, forwardAlongWay: Bool) -> UInt32 {
+            func applies(_ f: NodeAttributes.Facing) -> Bool { f == .both || (f == .forward) == forwardAlongWay }
+            var s = a.passPenaltySeconds
+            if a.flags.contains(.trafficSignals) && applies(a.signalFacing) { s += 2 }
+            if a.stopPenaltySeconds > 0 && applies(a.stopFacing) { s += a.stopPenaltySeconds }
+            return millis(s)
+        }
+
         for way in ways {
             let a = way.attributes
             let wayIndex = UInt32(g.wayIDs.count)
@@ -87,11 +106,29 @@ struct GraphBuilder {
             var flags = a.flags
             if a.forward { flags.insert(.forward) }
             if a.backward { flags.insert(.backward) }
+            if a.restrictedForward { flags.insert(.restrictedForward) }
+            if a.restrictedBackward { flags.insert(.restrictedBackward) }
+            if !a.startpoint { flags.insert(.noStartpoint) }
+            let segments = Double(way.nodeIDs.count - 1)
+            func segmentSeconds(_ meters: Double, kmh: Double, rate: Double) -> (duration: Double, weight: Double) {
+                if let total = a.durationSeconds {
+                    let d = total / segments  // a tagged duration is shared equally by the segments
+                    return (d, d / rate)
+                }
+                guard kmh > 0 else { return (0, 0) }
+                return (deciseconds(meters / (kmh / 3.6)), deciseconds(meters / (kmh / 3.6 * rate)))
+            }
             var startNode = graphNode(way.nodeIDs[0], way.coordinates[0])
             var shape: [Coordinate] = []
             var length = 0.0
+            var fwd = (duration: 0.0, weight: 0.0), bwd = (duration: 0.0, weight: 0.0)
             for k in 1..<way.nodeIDs.count {
-                length += way.coordinates[k - 1].distance(to: way.coordinates[k])
+                let seg = way.coordinates[k - 1].distance(to: way.coordinates[k])
+                length += seg
+                let f = segmentSeconds(seg, kmh: a.speedForwardKmh, rate: a.rateFactorForward)
+                let b = segmentSeconds(seg, kmh: a.speedBackwardKmh, rate: a.rateFactorBackward)
+                fwd.duration += f.duration; fwd.weight += f.weight
+                bwd.duration += b.duration; bwd.weight += b.weight
                 let id = way.nodeIDs[k]
                 if k == way.nodeIDs.count - 1 || isGraphNode(id) {
                     let endNode = graphNode(id, way.coordinates[k])
@@ -101,14 +138,24 @@ struct GraphBuilder {
                             from: startNode, to: endNode, geometryStart: UInt32(g.geometry.count),
                             geometryCount: UInt32(shape.count), lengthMeters: Float(max(length, 0.01)),
                             nameID: nameID, refID: refID, wayIndex: wayIndex, flags: flags, roadClass: a.roadClass,
-                            speedForwardKmh: kmh(a.speedForwardKmh), speedBackwardKmh: kmh(a.speedBackwardKmh),
+                            speedForwardKmh: kmh(a.forward ? a.speedForwardKmh : 0), speedBackwardKmh: kmh(a.backward ? a.speedBackwardKmh : 0),
                             maxspeedForwardKmh: limit(a.maxspeedForwardKmh), maxspeedBackwardKmh: limit(a.maxspeedBackwardKmh)))
                         g.geometry += shape
+                        // at least a millisecond: a zero weight would let the search loop for free
+                        index.durations += [a.forward ? max(1, millis(fwd.duration)) : TurnGraph.unreachable,
+                                            a.backward ? max(1, millis(bwd.duration)) : TurnGraph.unreachable]
+                        index.weights += [a.forward ? max(1, millis(fwd.weight)) : TurnGraph.unreachable,
+                                          a.backward ? max(1, millis(bwd.weight)) : TurnGraph.unreachable]
+                        // forward arrives at the end node along the way's order; backward at the start node against it
+                        let startAttrs = attributes(way.nodeIDs[k - Int(shape.count) - 1])
+                        index.arrivalPenalties += [penalty(attributes(id), forwardAlongWay: true),
+                                                   penalty(startAttrs, forwardAlongWay: false)]
                     }
                     // A barrier node was copied for the edge that ended there; the next edge starts on a new copy.
-                    startNode = (nodeFlags[id] ?? []).contains(.barrier) ? graphNode(id, way.coordinates[k]) : endNode
+                    startNode = attributes(id).flags.contains(.barrier) ? graphNode(id, way.coordinates[k]) : endNode
                     shape.removeAll(keepingCapacity: true)
                     length = 0
+                    fwd = (0, 0); bwd = (0, 0)
                 } else {
                     shape.append(way.coordinates[k])
                 }

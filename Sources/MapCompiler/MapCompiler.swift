@@ -34,19 +34,20 @@ public enum MapCompiler {
     public static let formatName = "tern-car-1"
 
     /// Builds the in-memory graph from an OSM file.
-    public static func buildGraph(input: String, progress: ((String) -> Void)? = nil) throws -> (RoadGraph, ImportSummary) {
+    public static func buildGraph(input: String, options: ProfileOptions = ProfileOptions(),
+                                  progress: ((String) -> Void)? = nil) throws -> (RoadGraph, ImportSummary) {
         let start = Date()
         var builder = GraphBuilder()
         var summary = ImportSummary()
         var handlers = OSMReader.Handlers()
         var lastPercent = -1
         handlers.node = { node in
-            let f = CarProfile.nodeFlags(of: node.tags)
-            if !f.isEmpty { builder.nodeFlags[node.id] = f }
+            let a = CarProfile.nodeAttributes(of: node.tags, options: options)
+            if a != NodeAttributes() { builder.nodeAttributes[node.id] = a }
         }
         handlers.wayKeys = CarProfile.wayKeys
         handlers.way = { way in
-            if let a = CarProfile.attributes(of: way.tags) { builder.add(way: way, attributes: a) }
+            if let a = CarProfile.attributes(of: way.tags, options: options) { builder.add(way: way, attributes: a) }
         }
         var restrictions = [RawRestriction]()
         handlers.relationKeys = ["type"]
@@ -72,8 +73,9 @@ public enum MapCompiler {
         summary.isolatedEdges = Components.markIsolated(&graph)
         let resolved = ResolvedRestrictions.resolve(restrictions, graph: graph, index: index)
         summary.restrictionsApplied = resolved.applied
-        progress?("building the turn graph (\(resolved.applied) restrictions applied, \(resolved.skipped) not applicable to cars' roads)")
-        let turns = TurnGraph.build(graph, restrictions: resolved)
+        let reasons = resolved.skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        progress?("building the turn graph (\(resolved.applied) restrictions applied\(reasons.isEmpty ? "" : "; not applied: " + reasons))")
+        let turns = TurnGraph.build(graph, index: index, restrictions: resolved, options: options)
         progress?("contracting \(turns.nodeCount) turn-graph nodes, \(turns.arcCount) turns")
         graph.routing = RoutingTables(turns, contracting: progress)
         summary.shortcuts = graph.routing.up.count + graph.routing.down.count - turns.arcCount
@@ -97,9 +99,10 @@ public enum MapCompiler {
 
     /// Imports `input` and writes the map to `output`.
     @discardableResult
-    public static func compile(input: String, output: String, progress: ((String) -> Void)? = nil) throws -> ImportSummary {
+    public static func compile(input: String, output: String, options: ProfileOptions = ProfileOptions(),
+                               progress: ((String) -> Void)? = nil) throws -> ImportSummary {
         let start = Date()
-        var (graph, summary) = try buildGraph(input: input, progress: progress)
+        var (graph, summary) = try buildGraph(input: input, options: options, progress: progress)
         progress?("writing \(output)")
         do {
             try MapWriter.write(graph, to: output)

@@ -5,6 +5,7 @@ extension RoutingTables {
     init(_ t: TurnGraph, contracting progress: ((String) -> Void)?) {
         self.init()
         weights = t.weights
+        durations = t.durations
         copies = t.copies
         let ch = Contractor(t).run { f in progress?("contracting \(Int(f * 100))%") }
         upIndex = [0]
@@ -12,8 +13,8 @@ extension RoutingTables {
         upIndex.reserveCapacity(t.nodeCount + 1)
         downIndex.reserveCapacity(t.nodeCount + 1)
         for v in 0..<t.nodeCount {
-            for a in ch.up[v].sorted(by: { $0.node < $1.node }) { up.append(HierarchyArc(node: a.node, weight: a.weight, middle: a.middle)) }
-            for a in ch.down[v].sorted(by: { $0.node < $1.node }) { down.append(HierarchyArc(node: a.node, weight: a.weight, middle: a.middle)) }
+            for a in ch.up[v].sorted(by: { $0.node < $1.node }) { up.append(HierarchyArc(node: a.node, weight: a.weight, middle: a.middle, duration: a.duration)) }
+            for a in ch.down[v].sorted(by: { $0.node < $1.node }) { down.append(HierarchyArc(node: a.node, weight: a.weight, middle: a.middle, duration: a.duration)) }
             upIndex.append(UInt32(up.count))
             downIndex.append(UInt32(down.count))
         }

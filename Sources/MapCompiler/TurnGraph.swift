@@ -11,10 +11,18 @@ public struct TurnGraph: Sendable {
     public var directedCount: Int
     /// For the copies (ids ≥ directedCount): the directed edge each copies.
     public var copies: [UInt32] = []
-    /// Milliseconds to drive each node's edge; `.max` where cars may not drive it.
+    /// Per node: weight (what routes minimise) and duration of driving its edge, ms;
+    /// `.max` where cars may not drive it.
     public var weights: [UInt32]
-    /// Arcs by source: (target, weight ms).
-    public var arcs: [[(to: UInt32, weight: UInt32)]]
+    public var durations: [UInt32]
+    public struct Arc: Sendable, Equatable {
+        public var to: UInt32
+        /// Turn plus the next edge, ms.
+        public var weight: UInt32
+        public var duration: UInt32
+    }
+    /// Arcs by source.
+    public var arcs: [[Arc]]
 
     public var nodeCount: Int { directedCount + copies.count }
     public var arcCount: Int { arcs.reduce(0) { $0 + $1.count } }
@@ -28,22 +36,13 @@ public struct TurnGraph: Sendable {
 }
 
 extension TurnGraph {
-    /// Milliseconds to drive a directed edge at its speed.
-    static func milliseconds(_ e: EdgeRecord, reversed: Bool) -> UInt32 {
-        let kmh = Double(reversed ? e.speedBackwardKmh : e.speedForwardKmh)
-        guard kmh > 0 else { return unreachable }
-        return UInt32(min(Double(UInt32.max - 1), max(1, (Double(e.lengthMeters) / (kmh / 3.6) * 1000).rounded())))
-    }
-
-    /// Builds the turn graph of a road graph with its restrictions (car profile turn costs).
-    static func build(_ g: RoadGraph, restrictions: ResolvedRestrictions) -> TurnGraph {
+    /// Builds the turn graph of a road graph with its restrictions and the car profile's turn costs
+    /// (OSRM's: u-turns allowed with a penalty, turn costs truncated to tenths of a second,
+    /// entering a destination-only road from an open one priced out of through routes).
+    static func build(_ g: RoadGraph, index: GraphBuilder.Index, restrictions: ResolvedRestrictions,
+                      options: ProfileOptions = ProfileOptions()) -> TurnGraph {
         let directed = g.edges.count * 2
-        var weights = [UInt32](repeating: unreachable, count: directed)
-        for (i, e) in g.edges.enumerated() {
-            if e.flags.contains(.forward) { weights[2 * i] = milliseconds(e, reversed: false) }
-            if e.flags.contains(.backward) { weights[2 * i + 1] = milliseconds(e, reversed: true) }
-        }
-        // per node: arriving and leaving directed edges
+        // per node: arriving and leaving directed edges, and how many roads meet
         var arriving = [[UInt32]](repeating: [], count: g.nodes.count)
         var leaving = [[UInt32]](repeating: [], count: g.nodes.count)
         var degree = [Int](repeating: 0, count: g.nodes.count)
@@ -53,27 +52,35 @@ extension TurnGraph {
             if e.flags.contains(.forward) { arriving[Int(e.to)].append(UInt32(2 * i)); leaving[Int(e.from)].append(UInt32(2 * i)) }
             if e.flags.contains(.backward) { arriving[Int(e.from)].append(UInt32(2 * i + 1)); leaving[Int(e.to)].append(UInt32(2 * i + 1)) }
         }
+        func restricted(_ d: UInt32) -> Bool {
+            g.edges[Int(d >> 1)].flags.contains(d & 1 == 0 ? .restrictedForward : .restrictedBackward)
+        }
+        func isFerry(_ d: UInt32) -> Bool { g.edges[Int(d >> 1)].flags.contains(.ferry) }
         let bearings = Bearings(g)
-        var arcs = [[(to: UInt32, weight: UInt32)]](repeating: [], count: directed)
+        var arcs = [[Arc]](repeating: [], count: directed)
+        let entryPenalty = UInt64((options.restrictedEntryPenaltySeconds * 1000).rounded())
         for v in 0..<g.nodes.count {
-            let signal = g.nodeFlags[v].contains(.trafficSignals)
             for a in arriving[v] {
                 let onlyTo = restrictions.onlyTurns[a]
-                let otherWayOut = leaving[v].contains { $0 >> 1 != a >> 1 }
                 for b in leaving[v] {
                     let isUTurn = b >> 1 == a >> 1
-                    // u-turns only where the road ends (a dead end)
-                    if isUTurn && otherWayOut { continue }
                     if restrictions.forbiddenTurns.contains(UInt64(a) << 32 | UInt64(b)) { continue }
                     if let only = onlyTo, !only.contains(b) { continue }
-                    let angle = Angle.difference(from: bearings.arriving[Int(a)], to: bearings.leaving[Int(b)])
-                    let penalty = CarProfile.turnPenaltySeconds(angleDegrees: angle, isUTurn: isUTurn, roads: degree[v], trafficSignal: signal)
-                    let w = UInt64(weights[Int(b)]) + UInt64((penalty * 1000).rounded())
-                    arcs[Int(a)].append((b, UInt32(min(UInt64(unreachable - 1), w))))
+                    let angle = isUTurn ? 180 : Angle.difference(from: bearings.arriving[Int(a)], to: bearings.leaving[Int(b)])
+                    let turn = CarProfile.turnPenaltySeconds(angleDegrees: angle, isUTurn: isUTurn, roads: degree[v],
+                                                             modeChange: isFerry(a) != isFerry(b), options: options)
+                    // obstacles when passing the node plus the turn, truncated to tenths (OSRM)
+                    let seconds = (Double(index.arrivalPenalties[Int(a)]) / 1000 + turn)
+                    let turnMillis = UInt64((seconds * 10).rounded(.down)) * 100
+                    var weight = UInt64(index.weights[Int(b)]) + turnMillis
+                    if restricted(b) && !restricted(a) { weight += entryPenalty }
+                    let duration = UInt64(index.durations[Int(b)]) + turnMillis
+                    arcs[Int(a)].append(Arc(to: b, weight: UInt32(min(UInt64(unreachable - 1), weight)),
+                                            duration: UInt32(min(UInt64(unreachable - 1), duration))))
                 }
             }
         }
-        var t = TurnGraph(directedCount: directed, weights: weights, arcs: arcs)
+        var t = TurnGraph(directedCount: directed, weights: index.weights, durations: index.durations, arcs: arcs)
         for p in restrictions.paths { t.applyViaWayRestriction(p) }
         return t
     }
@@ -87,16 +94,18 @@ extension TurnGraph {
             ids.append(UInt32(nodeCount))
             copies.append(d.raw)
             weights.append(weights[Int(d.raw)])
+            durations.append(durations[Int(d.raw)])
             arcs.append([])
         }
         arcs[Int(p.from.raw)][entry].to = ids[0]
         for (i, d) in p.via.enumerated() {
             for arc in arcs[Int(d.raw)] {
                 if i + 1 < p.via.count {
-                    arcs[Int(ids[i])].append(arc.to == p.via[i + 1].raw ? (ids[i + 1], arc.weight) : arc)
+                    var copy = arc
+                    if arc.to == p.via[i + 1].raw { copy.to = ids[i + 1] }
+                    arcs[Int(ids[i])].append(copy)
                 } else {
-                    let target = directedEdge(arc.to)
-                    let listed = p.to.contains(target)
+                    let listed = p.to.contains(directedEdge(arc.to))
                     if (p.kind == .no && listed) || (p.kind == .only && !listed) { continue }
                     arcs[Int(ids[i])].append(arc)
                 }

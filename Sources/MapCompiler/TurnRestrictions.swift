@@ -57,6 +57,9 @@ struct ResolvedRestrictions: Sendable {
     var paths: [Path] = []
     var applied = 0
     var skipped = 0
+    /// Why restrictions were not applied (for the import summary).
+    var skipReasons: [String: Int] = [:]
+    mutating func skip(_ why: String) { skipped += 1; skipReasons[why, default: 0] += 1 }
 }
 
 extension ResolvedRestrictions {
@@ -66,24 +69,26 @@ extension ResolvedRestrictions {
         func allowed(_ d: DirectedEdge) -> Bool {
             g.edges[Int(d.edge)].flags.contains(d.reversed ? .backward : .forward)
         }
-        /// Directed edges of a way arriving at / leaving a node.
-        func arriving(_ way: Int64, at node: UInt32) -> [DirectedEdge] {
+        /// Directed edges of a way arriving at / leaving a node (whether or not cars may drive them).
+        func incident(_ way: Int64, at node: UInt32) -> [DirectedEdge] {
             (index.wayEdges[way] ?? []).flatMap { e -> [DirectedEdge] in
                 let (a, b) = endpoints(e)
                 var r = [DirectedEdge]()
                 if b == node { r.append(DirectedEdge(edge: e, reversed: false)) }
                 if a == node { r.append(DirectedEdge(edge: e, reversed: true)) }
-                return r.filter(allowed)
+                return r
             }
         }
-        func leaving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { arriving(way, at: node).map(\.opposite).filter(allowed) }
+        func arriving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { incident(way, at: node).filter(allowed) }
+        func leaving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { incident(way, at: node).map(\.opposite).filter(allowed) }
 
         for r in raw {
             if let viaOSM = r.viaNode {
-                guard let via = index.nodes[viaOSM] else { out.skipped += 1; continue }
+                guard let via = index.nodes[viaOSM] else { out.skip("via node not on a car road"); continue }
                 let froms = r.from.flatMap { arriving($0, at: via) }
                 let tos = r.to.flatMap { leaving($0, at: via) }
-                guard !froms.isEmpty, !tos.isEmpty else { out.skipped += 1; continue }
+                if froms.isEmpty { out.skip(r.from.allSatisfy { index.wayEdges[$0] == nil } ? "from way not a car road" : "from way cannot reach the via node"); continue }
+                if tos.isEmpty { out.skip(r.to.allSatisfy { index.wayEdges[$0] == nil } ? "to way not a car road" : "to way cannot leave the via node"); continue }
                 for f in froms {
                     switch r.kind {
                     case .no: for t in tos { out.forbiddenTurns.insert(UInt64(f.raw) << 32 | UInt64(t.raw)) }
@@ -93,7 +98,7 @@ extension ResolvedRestrictions {
                 out.applied += 1
             } else {
                 // via ways: walk from the end of the from way through the via ways to the to way
-                guard let path = viaPath(r, g: g, index: index, arriving: arriving, leaving: leaving) else { out.skipped += 1; continue }
+                guard let path = viaPath(r, g: g, index: index, arriving: arriving, leaving: leaving) else { out.skip("via ways do not chain"); continue }
                 out.paths.append(path)
                 out.applied += 1
             }

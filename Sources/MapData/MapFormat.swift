@@ -34,13 +34,15 @@
 // Routing (version 2): the edge-based graph's contraction hierarchy. Routing node ids
 // 0..<2·edges are DirectedEdge.raw; ids from 2·edges on are copies of directed edges made for
 // turn restrictions over via ways.
-//   RWEIGHT   u32 per routing node: milliseconds to drive its edge (0xFFFFFFFF: not allowed)
+//   RWEIGHT   u32 per routing node: weight (what routes minimise, ms) of its edge (0xFFFFFFFF: not allowed)
+//   RDUR      u32 per routing node: milliseconds to drive its edge
 //   RCOPIES   u32 per copy: the DirectedEdge.raw it copies
 //   CHUPIDX   u32 × (routing nodes + 1)
-//   CHUP      12 B per arc from a node to a higher-ranked one: u32 target, u32 weight ms,
-//             u32 middle (the node a shortcut skips, 0xFFFFFFFF for an original turn)
+//   CHUP      16 B per arc from a node to a higher-ranked one: u32 target, u32 weight ms,
+//             u32 middle (the node a shortcut skips, 0xFFFFFFFF for an original turn),
+//             u32 duration ms
 //   CHDNIDX   u32 × (routing nodes + 1)
-//   CHDN      12 B per arc into a node from a higher-ranked one: u32 source, u32 weight, u32 middle
+//   CHDN      16 B per arc into a node from a higher-ranked one: u32 source, weight, middle, duration
 //
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
@@ -67,6 +69,7 @@ public enum MapFormat {
         case wayIDs = "WAYIDS"
         case grid = "GRID"
         case routingWeights = "RWEIGHT"
+        case routingDurations = "RDUR"
         case routingCopies = "RCOPIES"
         case upIndex = "CHUPIDX"
         case up = "CHUP"
@@ -89,11 +92,12 @@ public enum MapFormat {
             case .wayIDs: return 10
             case .grid: return 11
             case .routingWeights: return 12
-            case .routingCopies: return 13
-            case .upIndex: return 14
-            case .up: return 15
-            case .downIndex: return 16
-            case .down: return 17
+            case .routingDurations: return 13
+            case .routingCopies: return 14
+            case .upIndex: return 15
+            case .up: return 16
+            case .downIndex: return 17
+            case .down: return 18
             }
         }
     }
@@ -160,12 +164,19 @@ public struct EdgeFlags: OptionSet, Sendable, Hashable {
     /// In a small strongly connected piece of the network (cut off by barriers, one-ways or
     /// access): snapping avoids it unless nothing else is near, as OSRM does.
     public static let isolated = EdgeFlags(rawValue: 1 << 10)
+    /// No route may start or end on it (ferries, private service roads): snapping passes it over.
+    public static let noStartpoint = EdgeFlags(rawValue: 1 << 11)
+    /// Destination-only from → to / to → from (private, delivery...): no through traffic.
+    public static let restrictedForward = EdgeFlags(rawValue: 1 << 12)
+    public static let restrictedBackward = EdgeFlags(rawValue: 1 << 13)
 }
 
 /// OSM highway classes Tern routes on, ordered from most to least important.
 public enum RoadClass: UInt8, Sendable, CaseIterable {
     case motorway = 0, trunk, primary, secondary, tertiary, unclassified, residential, livingStreet, service
     case motorwayLink, trunkLink, primaryLink, secondaryLink, tertiaryLink, road, track, ferry
+    /// Any other highway a car is explicitly allowed on (a footway with access=yes, a winter road...).
+    case other
 
     public init?(highway: String) {
         switch highway {
@@ -208,6 +219,7 @@ public enum RoadClass: UInt8, Sendable, CaseIterable {
         case .road: return "road"
         case .track: return "track"
         case .ferry: return "ferry"
+        case .other: return "other"
         }
     }
 
@@ -231,7 +243,7 @@ public enum RoadClass: UInt8, Sendable, CaseIterable {
         case .unclassified, .road: return 3
         case .residential: return 2
         case .livingStreet, .service, .ferry: return 1
-        case .track: return 0
+        case .track, .other: return 0
         }
     }
 }

@@ -69,13 +69,15 @@ public enum MapWriter {
         let r = graph.routing
         for v in r.weights { b.append(v) }
         sections.append((.routingWeights, b.take()))
+        for v in r.durations { b.append(v) }
+        sections.append((.routingDurations, b.take()))
         for v in r.copies { b.append(v) }
         sections.append((.routingCopies, b.take()))
         for (indexTag, listTag, index, list) in [(MapFormat.Tag.upIndex, MapFormat.Tag.up, r.upIndex, r.up),
                                                  (.downIndex, .down, r.downIndex, r.down)] {
             for v in index { b.append(v) }
             sections.append((indexTag, b.take()))
-            for a in list { b.append(a.node); b.append(a.weight); b.append(a.middle) }
+            for a in list { b.append(a.node); b.append(a.weight); b.append(a.middle); b.append(a.duration) }
             sections.append((listTag, b.take()))
         }
         return assemble(sections)

@@ -69,22 +69,26 @@ public enum E7 {
 public struct HierarchyArc: Sendable, Equatable {
     /// Target of an up arc, source of a down arc.
     public var node: UInt32
-    /// Milliseconds.
+    /// What routes minimise, ms.
     public var weight: UInt32
     /// The node a shortcut skips, or `HierarchyArc.original`.
     public var middle: UInt32
+    /// Milliseconds of driving (turn and edge; a shortcut's whole path).
+    public var duration: UInt32
     public static let original = UInt32.max
-    public static let byteSize = 12
-    public init(node: UInt32, weight: UInt32, middle: UInt32) {
+    public static let byteSize = 16
+    public init(node: UInt32, weight: UInt32, middle: UInt32, duration: UInt32) {
         self.node = node
         self.weight = weight
         self.middle = middle
+        self.duration = duration
     }
 }
 
 /// The routing sections: edge-based graph weights and its contraction hierarchy in CSR form.
 public struct RoutingTables: Sendable {
     public var weights: [UInt32] = []
+    public var durations: [UInt32] = []
     public var copies: [UInt32] = []
     public var upIndex: [UInt32] = [0]
     public var up: [HierarchyArc] = []

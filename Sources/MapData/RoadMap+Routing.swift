@@ -7,6 +7,9 @@ extension RoadMap {
     /// Milliseconds to drive a routing node's edge (`.max` when not allowed).
     @inline(__always) public func routingWeight(_ node: UInt32) -> UInt32 { u32(section(.routingWeights) + Int(node) * 4) }
 
+    /// Milliseconds to drive a routing node's edge.
+    @inline(__always) public func routingDuration(_ node: UInt32) -> UInt32 { u32(section(.routingDurations) + Int(node) * 4) }
+
     /// The directed edge a routing node stands for.
     @inline(__always) public func directedEdge(ofRoutingNode node: UInt32) -> DirectedEdge {
         let directed = edgeCount * 2
@@ -28,18 +31,23 @@ extension RoadMap {
 
     @inline(__always) public func upArc(_ k: Int) -> HierarchyArc {
         let o = section(.up) + k * HierarchyArc.byteSize
-        return HierarchyArc(node: u32(o), weight: u32(o + 4), middle: u32(o + 8))
+        return HierarchyArc(node: u32(o), weight: u32(o + 4), middle: u32(o + 8), duration: u32(o + 12))
     }
 
     @inline(__always) public func downArc(_ k: Int) -> HierarchyArc {
         let o = section(.down) + k * HierarchyArc.byteSize
-        return HierarchyArc(node: u32(o), weight: u32(o + 4), middle: u32(o + 8))
+        return HierarchyArc(node: u32(o), weight: u32(o + 4), middle: u32(o + 8), duration: u32(o + 12))
     }
 
     /// Checks the routing sections' indices (called from validate()).
-    func validateRouting(_ check: (Bool, String) throws -> Void) throws {
+    func validateRouting() throws {
+        // the message is built only when a check fails: this runs over every stored index
+        func check(_ ok: Bool, _ detail: @autoclosure () -> String) throws {
+            if !ok { throw MapError.corrupt(path: path, detail: detail()) }
+        }
         let nodes = routingNodeCount
         try check(sectionRange(.routingWeights).count % 4 == 0, "RWEIGHT size")
+        try check(sectionRange(.routingDurations).count == sectionRange(.routingWeights).count, "RDUR size")
         // a map may come without routing tables (0 nodes); otherwise every directed edge is a node
         try check(nodes == 0 || nodes >= edgeCount * 2, "RWEIGHT has fewer nodes than directed edges")
         let copies = max(0, nodes - edgeCount * 2)

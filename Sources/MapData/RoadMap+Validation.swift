@@ -3,7 +3,10 @@ import Foundation
 extension RoadMap {
     /// Checks every stored index against the count it points into, so no later access can go out
     /// of bounds on a corrupt file that happens to pass its checksums.
-    func validate(_ check: (Bool, String) throws -> Void) throws {
+    func validate() throws {
+        func check(_ ok: Bool, _ detail: @autoclosure () -> String) throws {
+            if !ok { throw MapError.corrupt(path: path, detail: detail()) }
+        }
         for n in 0..<nodeCount {
             let o = section(.nodes) + n * 8
             try check(abs(i32(o)) <= 900_000_000 && abs(i32(o + 4)) <= 1_800_000_000, "node \(n) has an impossible coordinate")
@@ -56,6 +59,6 @@ extension RoadMap {
         }
         let entries = offsets + (cells + 1) * 4
         for k in 0..<entryCount { try check(Int(u32(entries + k * 4)) < edgeCount, "GRID refers to a missing edge") }
-        try validateRouting(check)
+        try validateRouting()
     }
 }

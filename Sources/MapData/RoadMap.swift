@@ -54,7 +54,7 @@ public final class RoadMap: Sendable {
             throw error
         }
         // From here deinit unmaps if validation throws.
-        try validate { ok, detail in if !ok { throw MapError.corrupt(path: path, detail: detail) } }
+        try validate()
     }
 
     private init(path: String, base: UnsafeRawPointer, size: Int) throws {

@@ -18,6 +18,9 @@ public struct RouteLeg: Sendable {
     public var edgeShapeStart: [Int]
     public var from: Snap
     public var to: Snap
+    /// What the search minimised (duration plus penalties such as entering a destination-only
+    /// road), seconds.
+    public var weightSeconds: Double = 0
 
     public var distanceMeters: Double { cumulativeMeters.last ?? 0 }
     public var durationSeconds: Double { cumulativeSeconds.last ?? 0 }
@@ -46,6 +49,7 @@ public struct Route: Sendable {
 
     public var distanceMeters: Double { legs.reduce(0) { $0 + $1.distanceMeters } }
     public var durationSeconds: Double { legs.reduce(0) { $0 + $1.durationSeconds } }
+    public var weightSeconds: Double { legs.reduce(0) { $0 + $1.weightSeconds } }
 
     /// The whole shape, legs joined.
     public var shape: [Coordinate] {

@@ -59,6 +59,10 @@ public final class Router {
     /// point to the end of the edge (targets).
     struct Terminal { var node: UInt32; var cost: Int64; var offset: Double }
 
+    /// A path found by a search: weight (ms) from the start point to the end point, the routing
+    /// nodes, and the original turn arcs taken (arcs[i] leads into nodes[i + 1]).
+    struct Path { var cost: Int64; var nodes: [UInt32]; var arcs: [HierarchyArc] }
+
     func terminals(_ s: Snap, asTarget: Bool, headingDegrees: Double?) -> [Terminal] {
         let e = map.edge(s.edge)
         var allowForward = e.flags.contains(.forward), allowBackward = e.flags.contains(.backward)
@@ -85,7 +89,7 @@ public final class Router {
         let sources = terminals(a, asTarget: false, headingDegrees: headingDegrees)
         let targets = terminals(b, asTarget: true, headingDegrees: nil)
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
-        var best: (cost: Int64, nodes: [UInt32], arcWeights: [UInt32], source: Terminal, target: Terminal)?
+        var best: (cost: Int64, nodes: [UInt32], arcs: [HierarchyArc], source: Terminal, target: Terminal)?
         // the target ahead on the same directed edge: no search needed
         for s in sources {
             for t in targets where t.node == s.node && t.offset >= s.offset {
@@ -98,16 +102,18 @@ public final class Router {
            best == nil || found.cost < best!.cost {
             let s = sources.first { $0.node == found.nodes.first! }!
             let t = targets.first { $0.node == found.nodes.last! }!
-            best = (found.cost, found.nodes, found.arcWeights, s, t)
+            best = (found.cost, found.nodes, found.arcs, s, t)
         }
         guard let found = best else { return nil }
-        return makeLeg(nodes: found.nodes, arcWeights: found.arcWeights, startOffset: found.source.offset,
-                       endOffset: found.target.offset, from: a, to: b)
+        var leg = makeLeg(nodes: found.nodes, arcs: found.arcs, startOffset: found.source.offset,
+                          endOffset: found.target.offset, from: a, to: b)
+        leg.weightSeconds = Double(found.cost) / 1000
+        return leg
     }
 
     /// Bidirectional upward search on the hierarchy; the path unpacked into routing nodes, with
     /// the weight of each turn arc taken (arcWeights[i] leads into nodes[i + 1]).
-    func hierarchySearch(_ sources: [Terminal], _ targets: [Terminal]) -> (cost: Int64, nodes: [UInt32], arcWeights: [UInt32])? {
+    func hierarchySearch(_ sources: [Terminal], _ targets: [Terminal]) -> Path? {
         forward.reset()
         backward.reset()
         for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
@@ -157,18 +163,18 @@ public final class Router {
             chain.append((u, p, map.downArc(Int(backward.arc(u)))))
             u = p
         }
-        var nodes = [first], weights = [UInt32]()
-        for c in chain { unpack(c.from, c.to, c.arc, into: &nodes, &weights) }
-        return (best, nodes, weights)
+        var nodes = [first], arcs = [HierarchyArc]()
+        for c in chain { unpack(c.from, c.to, c.arc, into: &nodes, &arcs) }
+        return Path(cost: best, nodes: nodes, arcs: arcs)
     }
 
     /// Expands a hierarchy arc into original turns (appending the nodes after `from`).
-    private func unpack(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ weights: inout [UInt32]) {
+    private func unpack(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ arcs: inout [HierarchyArc]) {
         var stack = [(from, to, arc)]
         while let (a, b, x) = stack.popLast() {
             if x.middle == HierarchyArc.original {
                 nodes.append(b)
-                weights.append(x.weight)
+                arcs.append(x)
                 continue
             }
             let m = x.middle
@@ -193,7 +199,7 @@ public final class Router {
     /// exact): the reference the hierarchy search is tested against, and the way round when the
     /// target lies behind the start on the same edge (a loop the upward searches cannot close).
     /// Targets are checked when an arc reaches them, so a loop back onto the start node counts.
-    func referenceSearch(_ sources: [Terminal], _ targets: [Terminal]) -> (cost: Int64, nodes: [UInt32], arcWeights: [UInt32])? {
+    func referenceSearch(_ sources: [Terminal], _ targets: [Terminal]) -> Path? {
         forward.reset()
         for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
         var targetCost = [UInt32: Int64]()
@@ -221,9 +227,9 @@ public final class Router {
         }
         steps.reverse()
         steps.append((end.from, end.to, end.arc))
-        var nodes = [v], weights = [UInt32]()
-        for (a, b, arc) in steps { unpack(a, b, arc, into: &nodes, &weights) }
-        return (best, nodes, weights)
+        var nodes = [v], arcs = [HierarchyArc]()
+        for (a, b, arc) in steps { unpack(a, b, arc, into: &nodes, &arcs) }
+        return Path(cost: best, nodes: nodes, arcs: arcs)
     }
 
     /// For each node, the arcs leaving it that are stored as down arcs of lower nodes.
@@ -236,7 +242,7 @@ public final class Router {
     }
 
     /// Builds the leg's shape and cumulative distance and time from its routing nodes.
-    func makeLeg(nodes: [UInt32], arcWeights: [UInt32], startOffset: Double, endOffset: Double, from a: Snap, to b: Snap) -> RouteLeg {
+    func makeLeg(nodes: [UInt32], arcs: [HierarchyArc], startOffset: Double, endOffset: Double, from a: Snap, to b: Snap) -> RouteLeg {
         let path = nodes.map { map.directedEdge(ofRoutingNode: $0) }
         let ruler = CheapRuler(latitude: a.point.latitude)
         var shape = [Coordinate](), cumM = [Double](), cumS = [Double](), edgeStart = [Int]()
@@ -249,11 +255,11 @@ public final class Router {
             let scale = along > 0 ? stored / along : 1
             let lo = k == 0 ? startOffset : 0
             let hi = k == path.count - 1 ? endOffset : stored
-            let edgeMillis = Double(map.routingWeight(nodes[k]))
+            let edgeMillis = Double(map.routingDuration(nodes[k]))
             let secondsPerMeter = stored > 0 ? edgeMillis / 1000 / stored : 0
             if k > 0 {
-                // the turn into this edge: the arc's weight beyond driving the edge itself
-                let turn = max(0, Double(arcWeights[k - 1]) - edgeMillis) / 1000
+                // the turn into this edge: the arc's duration beyond driving the edge itself
+                let turn = max(0, Double(arcs[k - 1].duration) - edgeMillis) / 1000
                 totalS += turn
                 if !cumS.isEmpty { cumS[cumS.count - 1] = totalS }
             }

@@ -17,7 +17,8 @@ public struct Snapper: Sendable {
     public func snap(_ c: Coordinate, headingDegrees: Double? = nil, maxRadiusMeters: Double = 1000, allowIsolated: Bool = true) -> Snap? {
         var radius = 50.0
         while true {
-            var found = candidates(near: c, radiusMeters: radius, limit: 64)
+            // ferries and private service roads are never where a route starts or ends
+            var found = candidates(near: c, radiusMeters: radius, limit: 64).filter { !map.edge($0.edge).flags.contains(.noStartpoint) }
             // Prefer the connected network: a small cut-off piece only when it is much closer.
             if let main = found.first(where: { !map.edge($0.edge).flags.contains(.isolated) }) {
                 found = found.filter {

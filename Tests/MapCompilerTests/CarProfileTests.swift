@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct CarProfileTests {
     @Test(arguments: [
-        ("50", 50.0), ("30 mph", 48.28), ("10 knots", 18.52), ("DE:urban", 50), ("de:rural", 100), ("FR:rural", 80),
-        ("GB:nsl_single", 96.56), ("walk", 7), ("50;30", 30), ("RU:urban", 60),
+        ("50", 50.0), ("30 mph", 48.27), ("10 knots", 18.52), ("DE:urban", 50), ("de:rural", 100), ("FR:rural", 80),
+        ("GB:nsl_single", 96.54), ("walk", 7), ("50;30", 30), ("RU:urban", 60), ("CH:motorway", 120), ("XX:trunk", 110),
     ])
     func maxspeedValues(raw: String, kmh: Double) throws {
         let v = try #require(CarProfile.parseMaxspeed(raw))
@@ -14,7 +14,7 @@ import Testing
 
     @Test func maxspeedUnknownAndNone() {
         #expect(CarProfile.parseMaxspeed("none") == .infinity)
-        #expect(CarProfile.parseMaxspeed("DE:motorway") == .infinity)
+        #expect(CarProfile.parseMaxspeed("DE:motorway") == nil)  // no number: the road's own speed applies
         #expect(CarProfile.parseMaxspeed("signals") == nil)
         #expect(CarProfile.parseMaxspeed("fast") == nil)
         #expect(CarProfile.parseMaxspeed("-5") == nil)
@@ -36,14 +36,21 @@ import Testing
 
     @Test func accessRules() {
         #expect(CarProfile.attributes(of: ["highway": "residential", "access": "no"]) == nil)
-        #expect(CarProfile.attributes(of: ["highway": "service", "access": "private"]) == nil)
+        // private: destination only (no through traffic), and no route starts on a private service road
+        let priv = CarProfile.attributes(of: ["highway": "service", "access": "private"])
+        #expect(priv?.restrictedForward == true && priv?.startpoint == false)
+        #expect(CarProfile.attributes(of: ["highway": "footway", "access": "private"]) == nil)
+        #expect(CarProfile.attributes(of: ["highway": "footway", "access": "yes"])?.speedForwardKmh == 10)
+        #expect(CarProfile.attributes(of: ["highway": "residential", "access": "agricultural;forestry"]) == nil)
+        #expect(CarProfile.attributes(of: ["highway": "residential", "access": "yes;no"]) != nil)
         #expect(CarProfile.attributes(of: ["highway": "residential", "access": "no", "motor_vehicle": "yes"]) != nil)
         #expect(CarProfile.attributes(of: ["highway": "residential", "motorcar": "no"]) == nil)
         #expect(CarProfile.attributes(of: ["highway": "footway"]) == nil)
         #expect(CarProfile.attributes(of: ["highway": "track"]) == nil)
         #expect(CarProfile.attributes(of: ["highway": "residential", "access": "destination"])?.flags.contains(.destinationOnly) == true)
         #expect(CarProfile.attributes(of: ["route": "ferry", "motorcar": "yes"])?.roadClass == .ferry)
-        #expect(CarProfile.attributes(of: ["route": "ferry"]) == nil)
+        #expect(CarProfile.attributes(of: ["route": "ferry", "duration": "0:10"])?.durationSeconds == 600)
+        #expect(CarProfile.attributes(of: ["route": "ferry"])?.startpoint == false)
     }
 
     @Test func speedsFollowLimitsOrClassDefaults() throws {
@@ -53,6 +60,8 @@ import Testing
         let plain = try #require(CarProfile.attributes(of: ["highway": "residential"]))
         #expect(plain.speedForwardKmh == 25)
         #expect(plain.maxspeedForwardKmh == nil)
+        let faster = try #require(CarProfile.attributes(of: ["highway": "residential", "maxspeed": "90"]))
+        #expect(faster.speedForwardKmh == 72)  // a posted limit replaces the class speed, up or down
         let split = try #require(CarProfile.attributes(of: ["highway": "secondary", "maxspeed:forward": "70", "maxspeed:backward": "50"]))
         #expect(split.maxspeedForwardKmh == 70 && split.maxspeedBackwardKmh == 50)
     }
@@ -60,7 +69,10 @@ import Testing
     @Test func blockingBarriers() {
         #expect(CarProfile.nodeFlags(of: ["barrier": "bollard"]).contains(.barrier))
         #expect(!CarProfile.nodeFlags(of: ["barrier": "gate"]).contains(.barrier))
-        #expect(CarProfile.nodeFlags(of: ["barrier": "gate", "access": "private"]).contains(.barrier))
+        #expect(CarProfile.nodeFlags(of: ["barrier": "gate", "access": "no"]).contains(.barrier))
+        #expect(!CarProfile.nodeFlags(of: ["barrier": "gate", "access": "private"]).contains(.barrier))
+        #expect(CarProfile.nodeAttributes(of: ["barrier": "gate"]).passPenaltySeconds == 60)
+        #expect(!CarProfile.nodeFlags(of: ["barrier": "bollard", "bollard": "rising"]).contains(.barrier))
         #expect(!CarProfile.nodeFlags(of: ["barrier": "bollard", "motor_vehicle": "yes"]).contains(.barrier))
         #expect(CarProfile.nodeFlags(of: ["highway": "traffic_signals"]) == [.trafficSignals])
     }

@@ -32,9 +32,9 @@ import Testing
                 // the unpacked path is a chain of real turns whose weights add up to the cost
                 let startCost: Int64 = s.first { $0.node == f.nodes.first! }?.cost ?? 0
                 let endCost: Int64 = t.first { $0.node == f.nodes.last! }?.cost ?? 0
-                let turns: Int64 = f.arcWeights.reduce(Int64(0)) { $0 + Int64($1) }
+                let turns: Int64 = f.arcs.reduce(Int64(0)) { $0 + Int64($1.weight) }
                 #expect(startCost + turns + endCost == f.cost)
-                #expect(f.nodes.count == f.arcWeights.count + 1)
+                #expect(f.nodes.count == f.arcs.count + 1)
                 compared += 1
             } else {
                 unreachable += 1
