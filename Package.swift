@@ -39,6 +39,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CALSA", "CEspeakNG"]),
         .target(name: "Console", dependencies: ["Geo", "Navigation"]),
         .target(name: "DriveLog", dependencies: ["JSONLines", "Navigation"]),
+        .target(name: "FeatureCheck", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "Guidance"]),
         .target(name: "Simulation", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "GPSInput"]),
 
         // MARK: command line and wiring
@@ -46,7 +47,7 @@ let package = Package(
             name: "TernApp",
             dependencies: [
                 "Geo", "JSONLines", "MapData", "MapCompiler", "Routing", "Guidance", "Positioning", "MapMatching",
-                "Navigation", "GPSInput", "Speech", "Console", "DriveLog", "Simulation",
+                "Navigation", "GPSInput", "Speech", "Console", "DriveLog", "Simulation", "FeatureCheck",
             ]
         ),
         .executableTarget(name: "tern", dependencies: ["TernApp"]),
@@ -65,6 +66,7 @@ let package = Package(
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Navigation", "TestSupport"]),
         .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "TestSupport"]),
+        .testTarget(name: "FeatureCheckTests", dependencies: ["FeatureCheck", "TestSupport"]),
         .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo"]),
     ],
     cxxLanguageStandard: .cxx17

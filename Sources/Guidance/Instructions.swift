@@ -68,7 +68,11 @@ public struct Instructions: Sendable {
                 s = "Enter the \(noun)"
             }
         case .newName:
-            s = "Continue" + onto(m)
+            if let mod = m.modifier, mod != .straight {
+                s = Instructions.direction(mod).capitalizedFirst + onto(m)  // a corner: "Turn right onto ..."
+            } else {
+                s = "Continue" + onto(m)
+            }
         case .continue:
             if m.modifier == .straight || m.modifier == nil { s = "Continue straight" + onto(m) } else {
                 s = "Keep \(m.modifier!.isLeft ? "left" : "right")" + onto(m)

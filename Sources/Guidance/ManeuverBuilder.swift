@@ -83,6 +83,13 @@ public struct ManeuverBuilder: Sendable {
                 }
             }
 
+            // turning round (at a dead end, or where the route comes back): always said
+            if outEdge == inEdge.opposite || abs(angle) >= 170 {
+                result.append(make(.continue, .uturn, street: outRec.nameID, ref: outRec.refID))
+                k += 1
+                continue
+            }
+
             let options = map.outgoing(node).filter { $0 != outEdge && $0 != inEdge.opposite }
             let sameName = inRec.nameID == outRec.nameID && inRec.refID == outRec.refID
             let modifier = ManeuverModifier(turnAngle: angle)
@@ -99,9 +106,8 @@ public struct ManeuverBuilder: Sendable {
             } else if options.isEmpty {
                 // no choice here: only a change of name is worth saying
                 if !sameName, inRec.nameID != 0 || outRec.nameID != 0 {
-                    // a corner where the name changes is a turn to the driver; a gentle one is a new name
-                    emitted = abs(angle) < 45 ? make(.newName, .straight, street: outRec.nameID, ref: outRec.refID)
-                        : make(.turn, modifier, street: outRec.nameID, ref: outRec.refID)
+                    // OSRM's "new name" with the direction: the text says "Turn right onto" at a corner
+                    emitted = make(.newName, abs(angle) < 25 ? .straight : modifier, street: outRec.nameID, ref: outRec.refID)
                 }
             } else {
                 let straightest = options.map { abs(Angle.difference(from: bIn, to: bearingOut($0))) }.min() ?? 180
@@ -119,7 +125,7 @@ public struct ManeuverBuilder: Sendable {
                 } else {
                     let straightAhead = options.contains { abs(Angle.difference(from: bIn, to: bearingOut($0))) < 35 }
                     let type: ManeuverType = !straightAhead && options.allSatisfy({ abs(Angle.difference(from: bIn, to: bearingOut($0))) > 45 })
-                        && hasOppositeOption(options, bIn: bIn, angle: angle) ? .endOfRoad : (sameName ? .continue : .turn)
+                        && hasOppositeOption(options, bIn: bIn, angle: angle, name: outRec.nameID) ? .endOfRoad : (sameName ? .continue : .turn)
                     emitted = make(type, modifier, street: outRec.nameID, ref: outRec.refID)
                 }
             }
@@ -149,10 +155,12 @@ public struct ManeuverBuilder: Sendable {
     }
 
     /// True when the junction is a T: options on both sides, none straight ahead.
-    private func hasOppositeOption(_ options: [DirectedEdge], bIn: Double, angle: Double) -> Bool {
+    /// True at the end of a road meeting a through road: the other way along the same road
+    /// (same name) leaves on the opposite side.
+    private func hasOppositeOption(_ options: [DirectedEdge], bIn: Double, angle: Double, name: UInt32) -> Bool {
         options.contains { o in
             let a = Angle.difference(from: bIn, to: bearingOut(o))
-            return (a > 0) != (angle > 0) && abs(a) > 45
+            return (a > 0) != (angle > 0) && abs(a) > 45 && map.edge(o.edge).nameID == name
         }
     }
 

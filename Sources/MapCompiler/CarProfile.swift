@@ -13,6 +13,11 @@ public struct ProfileOptions: Sendable, Equatable {
     /// Seconds of weight for entering a destination-only road from an open one (no through traffic).
     public var restrictedEntryPenaltySeconds = 3276.7
     public var gatePenaltySeconds = 60.0
+    /// When set, conditional turn restrictions (`restriction:conditional = no_left_turn @ (Mo-Fr 07:00-10:30)`)
+    /// are applied as they stand at this moment (seconds since the epoch, UTC), in local time
+    /// `utcOffsetSeconds` ahead of UTC. Unset: conditional restrictions are not applied.
+    public var conditionalRestrictionsAt: Double?
+    public var utcOffsetSeconds: Double = 0
     public init() {}
 }
 
@@ -405,7 +410,8 @@ public enum CarProfile {
             a.flags.insert(.giveWay)
             a.stopPenaltySeconds = 1
             a.stopFacing = facing("direction")
-        case "mini_roundabout": a.flags.insert(.miniRoundabout)
+        case "mini_roundabout": a.flags.insert([.miniRoundabout, .turningCircle])
+        case "turning_circle", "turning_loop": a.flags.insert(.turningCircle)
         case "crossing": a.flags.insert(.crossing)
         default: break
         }

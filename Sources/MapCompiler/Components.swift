@@ -55,6 +55,9 @@ enum Components {
             }
         }
         let largest = sizes.max() ?? 0
+        // On a small map (a test scenario, a village) nothing is "the main network": leave it all
+        // routable as it is, so a route the map cannot give stays "no route".
+        guard largest >= 1000 else { return 0 }
         let threshold = min(1000, largest / 2)
         var marked = 0
         for i in g.edges.indices {

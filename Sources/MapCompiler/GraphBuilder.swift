@@ -123,7 +123,9 @@ struct GraphBuilder {
             var length = 0.0
             var fwd = (duration: 0.0, weight: 0.0), bwd = (duration: 0.0, weight: 0.0)
             for k in 1..<way.nodeIDs.count {
-                let seg = way.coordinates[k - 1].distance(to: way.coordinates[k])
+                // lengths with the WGS 84 "cheap ruler" at the segment's latitude, as OSRM measures
+                let a0 = way.coordinates[k - 1], a1 = way.coordinates[k]
+                let seg = CheapRuler(latitude: (a0.latitude + a1.latitude) / 2).distance(a0, a1)
                 length += seg
                 let f = segmentSeconds(seg, kmh: a.speedForwardKmh, rate: a.rateFactorForward)
                 let b = segmentSeconds(seg, kmh: a.speedBackwardKmh, rate: a.rateFactorBackward)

@@ -53,7 +53,7 @@ public enum MapCompiler {
         handlers.relationKeys = ["type"]
         handlers.relation = { rel in
             if let t = rel.tags["type"], t == "restriction" || t.hasPrefix("restriction:") { summary.restrictions += 1 }
-            if let r = RawRestriction(rel) { restrictions.append(r) }
+            if let r = RawRestriction(rel, options: options) { restrictions.append(r) }
         }
         handlers.progress = { fraction in
             let p = Int(fraction * 100)

@@ -7,7 +7,11 @@ extension RoutingTables {
         weights = t.weights
         durations = t.durations
         copies = t.copies
-        let ch = Contractor(t).run { f in progress?("contracting \(Int(f * 100))%") }
+        var last = -1
+        let ch = Contractor(t).run { f in
+            let percent = Int(f * 100)
+            if percent / 25 != last / 25 { last = percent; progress?("contracting \(percent)%") }
+        }
         upIndex = [0]
         downIndex = [0]
         upIndex.reserveCapacity(t.nodeCount + 1)

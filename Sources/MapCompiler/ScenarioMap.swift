@@ -2,17 +2,25 @@ import Foundation
 import Geo
 
 /// A small map described the way OSRM's `.feature` files do: an ASCII grid where each letter or
-/// digit is a node `grid` metres apart, ways as strings of node names with tags, node tags, and
-/// relations. Written out as OSM XML, it goes through the same import as a real extract (the
-/// demo town, the feature runner and scenario tests all use it).
+/// digit is a node, ways as sequences of node names with tags, node tags, and relations. Written
+/// out as OSM XML, it goes through the same import as a real extract (the demo town, the
+/// feature runner and scenario tests all use it).
 public struct ScenarioMap: Sendable {
     public struct Way: Sendable {
-        public var nodes: String
+        /// Node names in order.
+        public var nodes: [String]
         public var tags: [(String, String)]
+        /// A way from a string of one-character node names ("abc").
         public init(_ nodes: String, _ tags: [(String, String)] = []) {
+            self.nodes = nodes.map { String($0) }
+            self.tags = tags
+        }
+        public init(nodes: [String], tags: [(String, String)]) {
             self.nodes = nodes
             self.tags = tags
         }
+        /// The name feature files use for it: its node names joined.
+        public var key: String { nodes.joined() }
     }
 
     public struct Relation: Sendable {
@@ -24,40 +32,51 @@ public struct ScenarioMap: Sendable {
         }
     }
 
+    public let origin: Coordinate
     /// Node name → position.
-    public private(set) var nodes: [Character: Coordinate] = [:]
-    /// Order of first appearance (ids are given in this order).
-    public private(set) var nodeOrder: [Character] = []
-    public var nodeTags: [Character: [(String, String)]] = [:]
+    public private(set) var nodes: [String: Coordinate] = [:]
+    /// Order of first appearance (OSM ids follow it).
+    public private(set) var nodeOrder: [String] = []
+    /// Names that are only locations, not OSM nodes (digits in feature files).
+    public var locationsOnly = Set<String>()
+    func isOSMNode(_ name: String) -> Bool { !locationsOnly.contains(name) }
+    public var nodeTags: [String: [(String, String)]] = [:]
     public var ways: [Way] = []
     public var relations: [Relation] = []
 
-    /// Builds the nodes of an ASCII map: character at column c, row r lies c × grid metres east
-    /// and r × grid metres south of `origin` (OSRM's cheap-ruler conversion at the origin).
-    public init(ascii: String, gridMeters: Double = 100, origin: Coordinate = Coordinate(latitude: 1, longitude: 1)) {
+    /// Nodes of an ASCII map: the character at column c, row r lies c × columnMeters east and
+    /// r × rowMeters south of `origin` (OSRM's features: columns are half a grid apart).
+    public init(ascii: String, columnMeters: Double, rowMeters: Double, origin: Coordinate = Coordinate(latitude: 1, longitude: 1)) {
+        self.origin = origin
         let projection = LocalProjection(origin: origin)
         let lines = ascii.split(separator: "\n", omittingEmptySubsequences: false)
         for (row, line) in lines.enumerated() {
             for (col, ch) in line.enumerated() where ch.isLetter || ch.isNumber {
-                if nodes[ch] == nil { nodeOrder.append(ch) }
-                nodes[ch] = projection.unproject(LocalPoint(x: Double(col) * gridMeters, y: -Double(row) * gridMeters))
+                setNode(String(ch), projection.unproject(LocalPoint(x: Double(col) * columnMeters, y: -Double(row) * rowMeters)))
             }
         }
     }
 
+    /// An ASCII map with square cells of `gridMeters`.
+    public init(ascii: String, gridMeters: Double = 100, origin: Coordinate = Coordinate(latitude: 1, longitude: 1)) {
+        self.init(ascii: ascii, columnMeters: gridMeters, rowMeters: gridMeters, origin: origin)
+    }
+
     /// Adds or moves a node to an explicit position.
-    public mutating func setNode(_ name: Character, _ c: Coordinate) {
+    public mutating func setNode(_ name: String, _ c: Coordinate) {
         if nodes[name] == nil { nodeOrder.append(name) }
         nodes[name] = c
     }
 
+    public subscript(_ name: Character) -> Coordinate? { nodes[String(name)] }
+
     /// OSM id of a node name (1-based in order of appearance).
-    public func nodeID(_ name: Character) -> Int? { nodeOrder.firstIndex(of: name).map { $0 + 1 } }
+    public func nodeID(_ name: String) -> Int? { nodeOrder.firstIndex(of: name).map { $0 + 1 } }
 
     /// The map as OSM XML (version 0.6).
     public func osmXML() throws -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\" generator=\"tern\">\n"
-        for (i, name) in nodeOrder.enumerated() {
+        for (i, name) in nodeOrder.enumerated() where isOSMNode(name) {
             let c = nodes[name]!
             let tags = nodeTags[name] ?? []
             let head = String(format: "  <node id=\"%d\" version=\"1\" lat=\"%.8f\" lon=\"%.8f\"", i + 1, c.latitude, c.longitude)
@@ -67,8 +86,10 @@ public struct ScenarioMap: Sendable {
         }
         for (i, w) in ways.enumerated() {
             out += "  <way id=\"\(i + 1)\" version=\"1\">\n"
-            for ch in w.nodes {
-                guard let id = nodeID(ch) else { throw ScenarioError("way \"\(w.nodes)\" uses node \(ch), which is not on the map") }
+            for name in w.nodes {
+                guard let id = nodeID(name), isOSMNode(name) else {
+                    throw ScenarioError("way \"\(w.key)\" uses node \(name), which is not on the map")
+                }
                 out += "    <nd ref=\"\(id)\"/>\n"
             }
             for (k, v) in w.tags { out += "    <tag k=\"\(xml(k))\" v=\"\(xml(v))\"/>\n" }
@@ -78,7 +99,7 @@ public struct ScenarioMap: Sendable {
             out += "  <relation id=\"\(i + 1)\" version=\"1\">\n"
             for m in r.members {
                 let ref: Int
-                if m.type == "node", let ch = m.ref.first, let id = nodeID(ch) { ref = id } else if m.type == "way", let id = wayIndex(m.ref) {
+                if m.type == "node", let id = nodeID(m.ref) { ref = id } else if m.type == "way", let id = wayIndex(m.ref) {
                     ref = id
                 } else { throw ScenarioError("relation member \(m.type) \(m.ref) is not on the map") }
                 out += "    <member type=\"\(m.type)\" ref=\"\(ref)\" role=\"\(xml(m.role))\"/>\n"
@@ -89,9 +110,10 @@ public struct ScenarioMap: Sendable {
         return out + "</osm>\n"
     }
 
-    /// A way is referred to by its node string or its name tag.
-    func wayIndex(_ ref: String) -> Int? {
-        if let i = ways.firstIndex(where: { $0.nodes == ref }) { return i + 1 }
+    /// A way is referred to by its node string (either direction) or its name tag.
+    public func wayIndex(_ ref: String) -> Int? {
+        if let i = ways.firstIndex(where: { $0.key == ref }) { return i + 1 }
+        if let i = ways.firstIndex(where: { String($0.key.reversed()) == ref }) { return i + 1 }
         if let i = ways.firstIndex(where: { $0.tags.contains { $0.0 == "name" && $0.1 == ref } }) { return i + 1 }
         return nil
     }

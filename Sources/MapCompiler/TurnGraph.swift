@@ -60,10 +60,14 @@ extension TurnGraph {
         var arcs = [[Arc]](repeating: [], count: directed)
         let entryPenalty = UInt64((options.restrictedEntryPenaltySeconds * 1000).rounded())
         for v in 0..<g.nodes.count {
+            let turningPoint = g.nodeFlags[v].contains(.turningCircle)
             for a in arriving[v] {
                 let onlyTo = restrictions.onlyTurns[a]
+                // u-turns only where the road ends, or at a turning circle (OSRM's rule)
+                let otherWayOut = leaving[v].contains { $0 >> 1 != a >> 1 }
                 for b in leaving[v] {
                     let isUTurn = b >> 1 == a >> 1
+                    if isUTurn && otherWayOut && !turningPoint { continue }
                     if restrictions.forbiddenTurns.contains(UInt64(a) << 32 | UInt64(b)) { continue }
                     if let only = onlyTo, !only.contains(b) { continue }
                     let angle = isUTurn ? 180 : Angle.difference(from: bearings.arriving[Int(a)], to: bearings.leaving[Int(b)])
@@ -81,35 +85,77 @@ extension TurnGraph {
             }
         }
         var t = TurnGraph(directedCount: directed, weights: index.weights, durations: index.durations, arcs: arcs)
-        for p in restrictions.paths { t.applyViaWayRestriction(p) }
+        t.applyViaWayRestrictions(restrictions.paths)
         return t
     }
 
-    /// A restriction over via ways becomes copies of the via edges that only the from edge
-    /// enters, whose last copy lacks the forbidden turn (or keeps only the commanded one).
-    mutating func applyViaWayRestriction(_ p: ResolvedRestrictions.Path) {
-        guard let first = p.via.first, let entry = arcs[Int(p.from.raw)].firstIndex(where: { $0.to == first.raw }) else { return }
-        var ids = [UInt32]()
-        for d in p.via {
-            ids.append(UInt32(nodeCount))
-            copies.append(d.raw)
-            weights.append(weights[Int(d.raw)])
-            durations.append(durations[Int(d.raw)])
+    /// Restrictions over via ways, as an Aho–Corasick automaton over directed edges: a copy of a
+    /// via edge per partial match (the from edge, then each via edge driven in order), so the
+    /// graph remembers how the car arrived. A copy's arcs are its edge's arcs, leading to the
+    /// next partial match where one continues, without the forbidden turn (or with only the
+    /// commanded one) where a restriction's via path is complete. Overlapping and nested
+    /// restrictions combine through the automaton's failure links.
+    mutating func applyViaWayRestrictions(_ paths: [ResolvedRestrictions.Path]) {
+        guard !paths.isEmpty else { return }
+        struct State { var edge: UInt32; var depth: Int; var children: [UInt32: Int] = [:]; var fail = 0; var outputs: [Int] = []; var node: UInt32 = 0 }
+        var states = [State(edge: UInt32.max, depth: 0)]
+        for (i, p) in paths.enumerated() {
+            var s = 0
+            for d in [p.from] + p.via {
+                if let c = states[s].children[d.raw] { s = c; continue }
+                states.append(State(edge: d.raw, depth: states[s].depth + 1))
+                states[s].children[d.raw] = states.count - 1
+                s = states.count - 1
+            }
+            states[s].outputs.append(i)
+        }
+        // failure links, breadth first
+        var queue = [Int]()
+        for (_, c) in states[0].children { queue.append(c) }
+        var head = 0
+        while head < queue.count {
+            let u = queue[head]
+            head += 1
+            for (x, v) in states[u].children.sorted(by: { $0.key < $1.key }) {
+                var f = states[u].fail
+                while f != 0 && states[f].children[x] == nil { f = states[f].fail }
+                var target = states[f].children[x] ?? 0
+                if target == v { target = 0 }
+                states[v].fail = target
+                states[v].outputs += states[target].outputs
+                queue.append(v)
+            }
+        }
+        func goto(_ s: Int, _ x: UInt32) -> Int {
+            var state = s
+            while state != 0 && states[state].children[x] == nil { state = states[state].fail }
+            return states[state].children[x] ?? 0
+        }
+        // routing nodes: depth 1 is the edge itself, deeper states are copies
+        let base = arcs
+        for i in 1..<states.count {
+            if states[i].depth == 1 { states[i].node = states[i].edge; continue }
+            states[i].node = UInt32(nodeCount)
+            copies.append(states[i].edge)
+            weights.append(weights[Int(states[i].edge)])
+            durations.append(durations[Int(states[i].edge)])
             arcs.append([])
         }
-        arcs[Int(p.from.raw)][entry].to = ids[0]
-        for (i, d) in p.via.enumerated() {
-            for arc in arcs[Int(d.raw)] {
-                if i + 1 < p.via.count {
-                    var copy = arc
-                    if arc.to == p.via[i + 1].raw { copy.to = ids[i + 1] }
-                    arcs[Int(ids[i])].append(copy)
-                } else {
-                    let listed = p.to.contains(directedEdge(arc.to))
-                    if (p.kind == .no && listed) || (p.kind == .only && !listed) { continue }
-                    arcs[Int(ids[i])].append(arc)
+        for i in 1..<states.count {
+            let s = states[i]
+            var list = [Arc]()
+            for arc in base[Int(s.edge)] {
+                let forbidden = s.outputs.contains { k in
+                    let listed = paths[k].to.contains(DirectedEdge(raw: arc.to))
+                    return paths[k].kind == .no ? listed : !listed
                 }
+                if forbidden { continue }
+                var a = arc
+                let next = goto(i, arc.to)
+                if next != 0 { a.to = states[next].node }
+                list.append(a)
             }
+            arcs[Int(s.node)] = list
         }
     }
 }

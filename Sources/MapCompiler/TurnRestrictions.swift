@@ -12,17 +12,28 @@ struct RawRestriction: Sendable {
     var to: [Int64]
 
     /// Reads a relation; nil when it is not a restriction that applies to cars (or is malformed).
-    init?(_ r: OSMRelation) {
+    /// A conditional one applies when `options` give a moment inside its hours.
+    init?(_ r: OSMRelation, options: ProfileOptions = ProfileOptions()) {
         let t = r.tags
         guard let type = t["type"], type == "restriction" || type == "restriction:motorcar" || type == "restriction:motor_vehicle"
         else { return nil }
-        // the most specific restriction tag for cars wins; conditional ones are not applied
-        guard let value = t["restriction:motorcar"] ?? t["restriction:motor_vehicle"] ?? t["restriction:vehicle"] ?? t["restriction"]
-        else { return nil }
+        // the most specific restriction tag for cars wins
+        var value = t["restriction:motorcar"] ?? t["restriction:motor_vehicle"] ?? t["restriction:vehicle"] ?? t["restriction"]
+        if value == nil, let at = options.conditionalRestrictionsAt,
+           let conditional = t["restriction:motorcar:conditional"] ?? t["restriction:conditional"] {
+            // "no_left_turn @ (Mo-Fr 07:00-10:30)": applies only inside the hours
+            let parts = conditional.split(separator: "@", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 {
+                let hours = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "() "))
+                if let oh = OpeningHours(hours), oh.contains(localSeconds: at + options.utcOffsetSeconds) { value = parts[0] }
+            }
+        }
+        guard let value else { return nil }
         if let except = t["except"] {
             let vehicles = except.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             if vehicles.contains("motorcar") || vehicles.contains("motor_vehicle") { return nil }
         }
+        if value.hasSuffix("_on_red") { return nil }  // a right turn on red is not a turn ban
         if value.hasPrefix("no_") { kind = .no } else if value.hasPrefix("only_") { kind = .only } else { return nil }
         id = r.id
         from = []; to = []; viaWays = []
@@ -36,6 +47,9 @@ struct RawRestriction: Sendable {
             }
         }
         guard !from.isEmpty, !to.isEmpty, (viaNode != nil) != !viaWays.isEmpty else { return nil }
+        // several from ways only make sense for no_entry, several to ways only for no_exit
+        if from.count > 1 && value != "no_entry" { return nil }
+        if to.count > 1 && value != "no_exit" { return nil }
     }
 }
 
@@ -85,6 +99,12 @@ extension ResolvedRestrictions {
         for r in raw {
             if let viaOSM = r.viaNode {
                 guard let via = index.nodes[viaOSM] else { out.skip("via node not on a car road"); continue }
+                // the from and to ways must end at the via node: one passing through it is ambiguous
+                func endsAt(_ way: Int64) -> Bool {
+                    guard let edges = index.wayEdges[way], let first = edges.first, let last = edges.last else { return true }
+                    return g.edges[Int(first)].from == via || g.edges[Int(last)].to == via
+                }
+                guard (r.from + r.to).allSatisfy(endsAt) else { out.skip("via node in the middle of a from or to way"); continue }
                 let froms = r.from.flatMap { arriving($0, at: via) }
                 let tos = r.to.flatMap { leaving($0, at: via) }
                 if froms.isEmpty { out.skip(r.from.allSatisfy { index.wayEdges[$0] == nil } ? "from way not a car road" : "from way cannot reach the via node"); continue }
@@ -106,41 +126,43 @@ extension ResolvedRestrictions {
         return out
     }
 
-    /// The directed edges of the via ways between the from way and the to way, in driving order.
+    /// The directed edges of a via-way restriction, in driving order. The ways must chain end to
+    /// end in the order given (from, via…, to); a way joined in its middle makes the restriction
+    /// ambiguous, and it is not applied (as OSRM does).
     private static func viaPath(_ r: RawRestriction, g: RoadGraph, index: GraphBuilder.Index,
                                 arriving: (Int64, UInt32) -> [DirectedEdge], leaving: (Int64, UInt32) -> [DirectedEdge]) -> Path? {
         guard r.from.count == 1, r.to.count == 1 else { return nil }
-        let viaEdges = Set(r.viaWays.flatMap { index.wayEdges[$0] ?? [] })
-        guard !viaEdges.isEmpty else { return nil }
-        // the via chain starts at a node the from way and a via way share
-        let fromEdges = index.wayEdges[r.from[0]] ?? []
-        var starts = [(DirectedEdge, UInt32)]()  // (from edge arriving, node)
-        for e in fromEdges {
-            for node in [g.edges[Int(e)].from, g.edges[Int(e)].to] {
-                let touchesVia = viaEdges.contains { g.edges[Int($0)].from == node || g.edges[Int($0)].to == node }
-                if touchesVia { for d in arriving(r.from[0], node) { starts.append((d, node)) } }
-            }
+        func ends(_ way: Int64) -> (UInt32, UInt32)? {
+            guard let e = index.wayEdges[way], let f = e.first, let l = e.last else { return nil }
+            return (g.edges[Int(f)].from, g.edges[Int(l)].to)
         }
-        for (fromEdge, start) in starts {
-            // depth-first along via edges without revisiting, until a node where the to way leaves
-            var stack: [(UInt32, [DirectedEdge])] = [(start, [])]
-            var seen = Set<UInt32>([start])
-            while let (node, chain) = stack.popLast() {
-                if !chain.isEmpty {
-                    let tos = leaving(r.to[0], node).filter { !chain.contains($0) && $0.edge != chain.last!.edge }
-                    if !tos.isEmpty { return Path(kind: r.kind, from: fromEdge, via: chain, to: Set(tos)) }
-                }
-                for e in viaEdges {
-                    let rec = g.edges[Int(e)]
-                    for d in [DirectedEdge(edge: e, reversed: false), DirectedEdge(edge: e, reversed: true)] {
-                        let src = d.reversed ? rec.to : rec.from, dst = d.reversed ? rec.from : rec.to
-                        guard src == node, rec.flags.contains(d.reversed ? .backward : .forward), !seen.contains(dst) else { continue }
-                        seen.insert(dst)
-                        stack.append((dst, chain + [d]))
-                    }
-                }
-            }
+        func shared(_ a: (UInt32, UInt32), _ b: (UInt32, UInt32)) -> UInt32? {
+            let common = [a.0, a.1].filter { $0 == b.0 || $0 == b.1 }
+            return Set(common).count == 1 ? common[0] : nil
         }
-        return nil
+        guard let fromEnds = ends(r.from[0]), let toEnds = ends(r.to[0]) else { return nil }
+        let viaEnds = r.viaWays.map(ends)
+        guard viaEnds.allSatisfy({ $0 != nil }) else { return nil }
+        guard var node = shared(fromEnds, viaEnds[0]!) else { return nil }
+        let entry = node
+        var via = [DirectedEdge]()
+        for (i, way) in r.viaWays.enumerated() {
+            let (first, last) = viaEnds[i]!
+            guard node == first || node == last else { return nil }
+            let edges = index.wayEdges[way]!
+            let forward = node == first
+            for e in forward ? edges : edges.reversed() {
+                let d = DirectedEdge(edge: e, reversed: !forward)
+                guard g.edges[Int(e)].flags.contains(forward ? .forward : .backward) else { return nil }  // not drivable: harmless
+                via.append(d)
+            }
+            node = forward ? last : first
+            let next = i + 1 < r.viaWays.count ? viaEnds[i + 1]! : toEnds
+            guard node == next.0 || node == next.1 else { return nil }
+        }
+        guard let from = arriving(r.from[0], entry).first else { return nil }
+        let tos = leaving(r.to[0], node)
+        guard !tos.isEmpty else { return nil }
+        return Path(kind: r.kind, from: from, via: via, to: Set(tos))
     }
 }

@@ -141,6 +141,8 @@ public struct NodeFlags: OptionSet, Sendable, Hashable {
     public static let barrier = NodeFlags(rawValue: 1 << 3)
     public static let crossing = NodeFlags(rawValue: 1 << 4)
     public static let miniRoundabout = NodeFlags(rawValue: 1 << 5)
+    /// A turning circle or loop: turning round is allowed there.
+    public static let turningCircle = NodeFlags(rawValue: 1 << 6)
 }
 
 /// Per-edge properties (bit set).

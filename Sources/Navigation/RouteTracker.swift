@@ -35,8 +35,11 @@ enum RouteTracker {
                 // a little preference for staying near the hint, against jumps far ahead
                 score += Double(max(0, i - hint)) * 0.01
                 let segLen = leg.cumulativeMeters[i + 1] - leg.cumulativeMeters[i]
+                // past the segment's end, the route's direction there is the next segment's
+                var ahead = bearing
+                if p.fraction > 0.999, i + 2 < shape.count, shape[i + 1] != shape[i + 2] { ahead = ruler.bearing(shape[i + 1], shape[i + 2]) }
                 let pos = LegPosition(segment: i, alongMeters: leg.cumulativeMeters[i] + segLen * p.fraction,
-                                      distanceMeters: p.distanceMeters, bearingDegrees: bearing)
+                                      distanceMeters: p.distanceMeters, bearingDegrees: ahead)
                 if best == nil || score < best!.score { best = (score, pos) }
             }
             return best?.pos

@@ -11,12 +11,20 @@ public final class Router {
     private var forward: SearchSpace
     private var backward: SearchSpace
     private lazy var reverseArcs: [[(to: UInt32, index: Int)]] = buildReverseArcs()
+    /// Copies of directed edges (made for via-way restrictions), by the edge they copy: a target
+    /// on an edge is reached on any of its copies too.
+    private let copiesOf: [UInt32: [UInt32]]
 
     public init(map: RoadMap) {
         self.map = map
         snapper = Snapper(map: map)
         forward = SearchSpace(count: map.routingNodeCount)
         backward = SearchSpace(count: map.routingNodeCount)
+        var copies = [UInt32: [UInt32]]()
+        for node in UInt32(map.edgeCount * 2)..<UInt32(map.routingNodeCount) {
+            copies[map.directedEdge(ofRoutingNode: node).raw, default: []].append(node)
+        }
+        copiesOf = copies
     }
 
     /// A route through `waypoints` in order. `headingDegrees` (the car's course) makes the first
@@ -79,7 +87,10 @@ public final class Router {
             guard w != UInt32.max else { continue }
             let offset = reversed ? len - s.offsetMeters : s.offsetMeters  // metres from the start of d
             let after = Double(w) * max(0, min(1, 1 - offset / len))       // ms from the point to the end of d
-            out.append(Terminal(node: d.raw, cost: asTarget ? -Int64(after.rounded()) : Int64(after.rounded()), offset: offset))
+            let t = Terminal(node: d.raw, cost: asTarget ? -Int64(after.rounded()) : Int64(after.rounded()), offset: offset)
+            out.append(t)
+            // arriving on a copy of the edge (after a restricted via path) is arriving all the same
+            if asTarget { for c in copiesOf[d.raw] ?? [] { out.append(Terminal(node: c, cost: t.cost, offset: t.offset)) } }
         }
         return out
     }
@@ -242,7 +253,19 @@ public final class Router {
     }
 
     /// Builds the leg's shape and cumulative distance and time from its routing nodes.
-    func makeLeg(nodes: [UInt32], arcs: [HierarchyArc], startOffset: Double, endOffset: Double, from a: Snap, to b: Snap) -> RouteLeg {
+    func makeLeg(nodes inNodes: [UInt32], arcs inArcs: [HierarchyArc], startOffset inStart: Double, endOffset inEnd: Double,
+                 from a: Snap, to b: Snap) -> RouteLeg {
+        var nodes = inNodes, arcs = inArcs, startOffset = inStart, endOffset = inEnd
+        // A point exactly on a junction snaps to one of the edges meeting there; an edge driven
+        // for no distance at either end is not part of the route (no "turn" onto it).
+        if nodes.count > 1, endOffset < 0.01 {
+            nodes.removeLast(); arcs.removeLast()
+            endOffset = Double(map.edge(map.directedEdge(ofRoutingNode: nodes[nodes.count - 1]).edge).lengthMeters)
+        }
+        if nodes.count > 1, startOffset > Double(map.edge(map.directedEdge(ofRoutingNode: nodes[0]).edge).lengthMeters) - 0.01 {
+            nodes.removeFirst(); arcs.removeFirst()
+            startOffset = 0
+        }
         let path = nodes.map { map.directedEdge(ofRoutingNode: $0) }
         let ruler = CheapRuler(latitude: a.point.latitude)
         var shape = [Coordinate](), cumM = [Double](), cumS = [Double](), edgeStart = [Int]()

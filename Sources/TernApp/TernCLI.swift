@@ -16,6 +16,8 @@ public enum TernCLI {
                                                         the built-in town, a simulated drive, gpsfake → gpsd → tern
           run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log
           say TEXT [--lang L] [--device PCM | --wav FILE]
+          check-features FILE_OR_DIR... [--json] [--verbose]
+                                                        OSRM scenario files; NAME: passed/total per file
           bench --map MAP --queries Q.json [--passes N] [--json]
                                                         routing figures (build with -c release)
         """
@@ -38,6 +40,7 @@ public enum TernCLI {
             case "run": return try await RunCommand.run(rest)
             case "say": return try SayCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
+            case "check-features": return try CheckFeaturesCommand.run(rest)
             case "-h", "--help", "help":
                 printOut(usage)
                 return 0

@@ -41,7 +41,7 @@ import Testing
         s.ways = [.init("abc", [("highway", "residential"), ("name", "Top Street")]),
                   .init("bde", [("highway", "residential"), ("name", "Side Street")])]
         let m = try TestMaps.scenario(s)
-        let pos = { (ch: Character) in s.nodes[ch]! }
+        let pos = { (ch: Character) in s[ch]! }
         let toLeft = try maneuvers(m, pos("e"), pos("a"))
         #expect(toLeft.map(\.osrmTurn) == ["depart", "end of road left", "arrive"])
         #expect(Instructions().text(toLeft[1]) == "At the end of the road, turn left onto Top Street")

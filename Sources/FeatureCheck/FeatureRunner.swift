@@ -1,0 +1,247 @@
+import Foundation
+import Geo
+import Guidance
+import MapCompiler
+import MapData
+import Routing
+
+/// Runs OSRM `.feature` scenarios through Tern's real import, routing and guidance, and checks
+/// the expected routes, turns, times, distances, speeds and routability row by row.
+public struct FeatureRunner {
+    /// One table row that did not pass, with why.
+    public struct Failure: Sendable {
+        public var scenario: String
+        public var line: Int
+        public var reason: String
+    }
+
+    public struct FileResult: Sendable {
+        public var name: String
+        public var passed = 0
+        public var total = 0
+        public var failures: [Failure] = []
+    }
+
+    let workDirectory: String
+
+    public init(workDirectory: String) { self.workDirectory = workDirectory }
+
+    public func run(path: String) -> FileResult {
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var result = FileResult(name: name)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            result.failures.append(Failure(scenario: "", line: 0, reason: "cannot read \(path)"))
+            return result
+        }
+        let feature: FeatureFile
+        do { feature = try FeatureFile(text: text, name: name) } catch {
+            result.failures.append(Failure(scenario: "", line: 0, reason: "\(error)"))
+            return result
+        }
+        for s in feature.scenarios {
+            var state = ScenarioState(workDirectory: workDirectory, file: name, scenario: s.name)
+            for step in feature.background + s.steps {
+                state.apply(step, into: &result)
+            }
+        }
+        return result
+    }
+}
+
+/// The map and settings a scenario builds up step by step.
+struct ScenarioState {
+    let workDirectory: String
+    let file: String
+    let scenario: String
+    var grid = 100.0
+    var origin = Coordinate(latitude: 1, longitude: 1)
+    var nodeMap: String?
+    var locations: [(String, Coordinate)] = []
+    var nodeTags: [String: [(String, String)]] = [:]
+    var ways: [ScenarioMap.Way] = []
+    var relations: [ScenarioMap.Relation] = []
+    var options = ProfileOptions()
+    var parseConditionals = false
+    /// Set by a step Tern does not support: every row after it fails with this reason.
+    var unsupported: String?
+    var built: (map: RoadMap, scenario: ScenarioMap)?
+
+    init(workDirectory: String, file: String, scenario: String) {
+        self.workDirectory = workDirectory
+        self.file = file
+        self.scenario = scenario
+    }
+
+    mutating func apply(_ step: FeatureFile.Step, into result: inout FeatureRunner.FileResult) {
+        let t = step.text
+        func fail(_ rows: Int, _ why: String) {
+            result.total += rows
+            for _ in 0..<rows { result.failures.append(.init(scenario: scenario, line: step.line, reason: why)) }
+        }
+        if t.hasPrefix("the profile \"") {
+            if t != "the profile \"car\"" { unsupported = "profile \(t)" }
+        } else if let m = t.firstMatch(of: /^a grid size of ([\d.]+) meters$/), let g = Double(m.1) {
+            grid = g
+        } else if let m = t.firstMatch(of: /^the origin ([-\d.]+),\s*([-\d.]+)$/), let lon = Double(m.1), let lat = Double(m.2) {
+            origin = Coordinate(latitude: lat, longitude: lon)
+        } else if t == "the node map" {
+            nodeMap = step.docString ?? ""
+        } else if t == "the node locations" {
+            for row in rows(step) {
+                guard let n = row["node"], let lat = row["lat"].flatMap(Double.init), let lon = row["lon"].flatMap(Double.init) else { continue }
+                locations.append((n, Coordinate(latitude: lat, longitude: lon)))
+            }
+        } else if t == "the nodes" {
+            for row in rows(step) {
+                guard let n = row["node"] else { continue }
+                nodeTags[n, default: []] += row.tags(except: ["node", "id"])
+            }
+        } else if t == "the ways" {
+            for row in rows(step) {
+                guard let nodes = row["nodes"] else { continue }
+                var tags = row.tags(except: ["nodes"])
+                if row["highway"] == nil { tags.append(("highway", "primary")) }
+                if row.columns.contains("name") == false { tags.append(("name", nodes)) }
+                ways.append(ScenarioMap.Way(nodes: nodes.map { String($0) }, tags: tags.filter { $0.1 != "(nil)" }))
+            }
+        } else if t == "the relations" {
+            for row in rows(step) {
+                var members = [(type: String, ref: String, role: String)]()
+                var tags = [(String, String)]()
+                for (k, v) in row.pairs where !v.isEmpty {
+                    let parts = k.split(separator: ":", maxSplits: 1).map(String.init)
+                    if parts.count == 2, ["way", "node", "relation"].contains(parts[0]) {
+                        for ref in v.split(separator: ",") { members.append((parts[0], ref.trimmingCharacters(in: .whitespaces), parts[1])) }
+                    } else {
+                        tags.append((k, v))
+                    }
+                }
+                relations.append(ScenarioMap.Relation(members: members, tags: tags))
+            }
+        } else if t == "the extract extra arguments \"--parse-conditional-restrictions\"" {
+            parseConditionals = true
+        } else if let m = t.firstMatch(of: /^the (contract|customize) extra arguments "--time-zone-file=\S*\/(\w+)\.geojson --parse-conditionals-from-now=(\d+)"$/),
+                  let at = Double(m.3) {
+            // the test time zones: Guinea (GMT all year) and London (GMT, BST in summer)
+            guard parseConditionals else { return }
+            options.conditionalRestrictionsAt = at
+            switch m.2 {
+            case "guinea": options.utcOffsetSeconds = 0
+            case "london": options.utcOffsetSeconds = ScenarioState.londonOffset(at)
+            default: unsupported = "time zone file \(m.2)"
+            }
+        } else if t.hasPrefix("the profile file \"car\" initialized with") {
+            if let why = applyProfileOverrides(step.docString ?? "") { unsupported = why }
+        } else if t == "I route I should get" {
+            let table = rows(step)
+            if let why = unsupported { fail(table.count, "unsupported step: \(why)"); return }
+            guard let b = build(&result, rows: table.count, step: step) else { return }
+            for row in table {
+                result.total += 1
+                if let why = RouteCheck(state: self, map: b.map, scenarioMap: b.scenario).check(row) {
+                    result.failures.append(.init(scenario: scenario, line: row.line, reason: why))
+                } else {
+                    result.passed += 1
+                }
+            }
+        } else if t == "routability should be" {
+            let table = rows(step)
+            if let why = unsupported { fail(table.count, "unsupported step: \(why)"); return }
+            Routability(state: self).check(table, into: &result)
+        } else {
+            unsupported = "\(step.keyword) \(t)"
+        }
+    }
+
+    /// UTC offset of Europe/London at a moment: +1 h from the last Sunday of March to the last
+    /// Sunday of October, 01:00 UTC (EU rule), else 0.
+    static func londonOffset(_ t: Double) -> Double {
+        var tt = time_t(t)
+        var tmv = tm()
+        gmtime_r(&tt, &tmv)
+        let year = Int(tmv.tm_year) + 1900
+        func lastSunday(_ month: Int) -> Double {
+            let firstOfNext = FixTime.utc(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1, hour: 1, minute: 0, second: 0)!
+            var day = firstOfNext - 86400
+            while Int(floor(day / 86400) + 3).quotientAndRemainder(dividingBy: 7).remainder != 6 { day -= 86400 }
+            return day
+        }
+        return t >= lastSunday(3) && t < lastSunday(10) ? 3600 : 0
+    }
+
+    /// Rows of the step's table as dictionaries keyed by the header.
+    func rows(_ step: FeatureFile.Step) -> [Row] {
+        guard let table = step.table, let header = table.first else { return [] }
+        return table.dropFirst().enumerated().map { i, cells in
+            Row(columns: header, cells: cells, line: step.line + 1 + i + 1)
+        }
+    }
+
+    /// Reads the Lua overrides Tern has an equivalent for; nil when all were understood.
+    mutating func applyProfileOverrides(_ lua: String) -> String? {
+        for raw in lua.split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("--") { continue }
+            if let m = line.firstMatch(of: /^profile\.vehicle_max_speed\s*=\s*([\d.]+|nil)$/) {
+                options.vehicleMaxSpeedKmh = Double(m.1)
+            } else if let m = line.firstMatch(of: /^profile\.properties\.left_hand_driving\s*=\s*(true|false)$/) {
+                options.leftHandDriving = m.1 == "true"
+            } else if let m = line.firstMatch(of: /^profile\.properties\.traffic_signal_penalty\s*=\s*([\d.]+)$/), let v = Double(m.1) {
+                options.trafficSignalPenaltySeconds = v
+            } else if let m = line.firstMatch(of: /^profile\.turn_bias\s*=\s*([\d.]+)$/), let v = Double(m.1) {
+                options.turnBias = v
+            } else {
+                return "profile override `\(line)`"
+            }
+        }
+        return nil
+    }
+
+    /// The scenario map as Tern imports it (built once per scenario).
+    mutating func build(_ result: inout FeatureRunner.FileResult, rows: Int, step: FeatureFile.Step) -> (map: RoadMap, scenario: ScenarioMap)? {
+        if let b = built { return b }
+        var m = ScenarioMap(ascii: nodeMap ?? "", columnMeters: grid / 2, rowMeters: grid, origin: origin)
+        for (n, c) in locations { m.setNode(n, c) }
+        m.locationsOnly = Set(m.nodeOrder.filter { $0.first?.isNumber == true })
+        m.nodeTags = nodeTags
+        m.ways = ways
+        m.relations = relations
+        do {
+            let map = try ScenarioState.compile(m, options: options, in: workDirectory)
+            built = (map, m)
+            return built
+        } catch {
+            result.total += rows
+            for _ in 0..<rows { result.failures.append(.init(scenario: scenario, line: step.line, reason: "map: \(error)")) }
+            return nil
+        }
+    }
+
+    static func compile(_ m: ScenarioMap, options: ProfileOptions, in dir: String) throws -> RoadMap {
+        let id = UUID().uuidString
+        let osm = (dir as NSString).appendingPathComponent("\(id).osm"), out = (dir as NSString).appendingPathComponent("\(id).tmap")
+        defer { unlink(osm); unlink(out) }  // the mapping keeps the data after unlink
+        try m.write(to: osm)
+        if let keep = ProcessInfo.processInfo.environment["TERN_FEATURES_KEEP"] {  // for looking at a scenario's map by hand
+            try? FileManager.default.copyItem(atPath: osm, toPath: (keep as NSString).appendingPathComponent("\(id).osm"))
+        }
+        try MapCompiler.compile(input: osm, output: out, options: options)
+        return try RoadMap(path: out)
+    }
+}
+
+/// A table row by column name.
+struct Row {
+    let columns: [String]
+    let cells: [String]
+    let line: Int
+    subscript(_ key: String) -> String? {
+        guard let i = columns.firstIndex(of: key), i < cells.count else { return nil }
+        return cells[i]
+    }
+    var pairs: [(String, String)] { zip(columns, cells).map { ($0, $1) } }
+    /// Tag columns: empty cells are absent tags, `""` is an empty value.
+    func tags(except: Set<String>) -> [(String, String)] {
+        pairs.filter { !except.contains($0.0) && !$0.1.isEmpty }.map { ($0.0, $0.1 == "\"\"" ? "" : $0.1) }
+    }
+}

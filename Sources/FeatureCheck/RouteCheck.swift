@@ -1,0 +1,94 @@
+import Foundation
+import Geo
+import Guidance
+import MapCompiler
+import MapData
+import Routing
+
+/// Checks one row of a `When I route I should get` table.
+struct RouteCheck {
+    let state: ScenarioState
+    let map: RoadMap
+    let scenarioMap: ScenarioMap
+
+    /// nil when the row passes, else why not.
+    func check(_ row: Row) -> String? {
+        var names: [String] = []
+        if let w = row["waypoints"] { names = w.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } else {
+            if let f = row["from"] { names.append(f) }
+            if let t = row["to"] { names.append(t) }
+        }
+        var points = [Coordinate]()
+        for n in names {
+            guard let c = scenarioMap.nodes[n] else { return "unknown waypoint \(n)" }
+            points.append(c)
+        }
+        let supported: Set<String> = ["from", "to", "waypoints", "route", "turns", "time", "distance", "speed", "locations", "#", "modes"]
+        if let other = row.columns.first(where: { !supported.contains($0) && !$0.isEmpty }) { return "column `\(other)` is not checked by Tern" }
+        let expectRoute = row["route"] ?? "x"
+        let route: Route
+        do {
+            route = try Router(map: map).route(points)
+        } catch {
+            return expectRoute.isEmpty ? nil : "no route (\(error)), expected \(expectRoute)"
+        }
+        let builder = ManeuverBuilder(map: map)
+        var steps = [Maneuver]()
+        for (i, leg) in route.legs.enumerated() { steps += builder.maneuvers(for: leg, destination: points[i + 1]) }
+        if expectRoute.isEmpty { return "found a route (\(steps.map(\.street).joined(separator: ","))), expected none" }
+        var problems = [String]()
+        if let want = row["route"] {
+            let got = steps.map(\.street).joined(separator: ",")
+            if got != want { problems.append("route \(got), expected \(want)") }
+        }
+        if let want = row["turns"], !want.isEmpty {
+            let got = steps.map(\.osrmTurn).joined(separator: ",")
+            if got != want { problems.append("turns \(got), expected \(want)") }
+        }
+        if let want = row["modes"], !want.isEmpty {
+            let got = steps.map { map.edge(map.nearestEdges(to: $0.location, radiusMeters: 1, limit: 1).first?.edge ?? 0).flags.contains(.ferry) ? "ferry" : "driving" }
+            if got.joined(separator: ",") != want { problems.append("modes \(got.joined(separator: ",")), expected \(want)") }
+        }
+        if let want = row["locations"], !want.isEmpty {
+            let got = steps.map { m -> String in
+                scenarioMap.nodeOrder.first {
+                    !scenarioMap.locationsOnly.contains($0) && scenarioMap.nodes[$0]!.distance(to: m.location) < state.grid / 4
+                } ?? "_"
+            }.joined(separator: ",")
+            if got != want { problems.append("locations \(got), expected \(want)") }
+        }
+        let duration = (route.durationSeconds * 10).rounded() / 10
+        if let want = row["time"], !want.isEmpty, !Fuzzy.matches(duration, want, unit: "s") {
+            problems.append("time \(Fuzzy.format(duration))s, expected \(want)")
+        }
+        if let want = row["distance"], !want.isEmpty, !Fuzzy.matches(route.distanceMeters.rounded(), want, unit: "m") {
+            problems.append("distance \(Int(route.distanceMeters.rounded()))m, expected \(want)")
+        }
+        if let want = row["speed"], !want.isEmpty {
+            let speed = route.durationSeconds > 0 ? (3.6 * route.distanceMeters / route.durationSeconds).rounded() : 0
+            if !Fuzzy.matches(speed, want, unit: "km/h") { problems.append("speed \(Int(speed)) km/h, expected \(want)") }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+}
+
+/// OSRM's cucumber comparisons: exact, `X +-M`, `X ~P%`.
+enum Fuzzy {
+    static func matches(_ value: Double, _ expected: String, unit: String) -> Bool {
+        let e = expected.trimmingCharacters(in: .whitespaces)
+        if let m = e.firstMatch(of: /^([-\d.]+)\s*([a-z\/]*)\s*\+-\s*([\d.]+)/), let x = Double(m.1), let tol = Double(m.3) {
+            return abs(value - x) <= tol + 1e-9
+        }
+        if let m = e.firstMatch(of: /^([-\d.]+)\s*([a-z\/]*)\s*~\s*([\d.]+)%/), let x = Double(m.1), let p = Double(m.3) {
+            return abs(value - x) <= abs(x) * p / 100 + 1e-9
+        }
+        if let m = e.firstMatch(of: /^([-\d.]+)\s*([a-z\/]*)$/), let x = Double(m.1) {
+            return abs(value - x) < 0.05
+        }
+        return false
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v)
+    }
+}
