@@ -158,6 +158,15 @@ public final class RoadMap: Sendable {
             maxspeedForwardKmh: u8(o + 37), maxspeedBackwardKmh: u8(o + 38))
     }
 
+    /// Single fields of an edge, without decoding the whole record (hot paths).
+    @inline(__always) public func lengthMeters(ofEdge i: UInt32) -> Double {
+        Double(Float(bitPattern: u32(section(.edges) + Int(i) * EdgeRecord.byteSize + 16)))
+    }
+    @inline(__always) public func flags(ofEdge i: UInt32) -> EdgeFlags {
+        EdgeFlags(rawValue: base.load(fromByteOffset: section(.edges) + Int(i) * EdgeRecord.byteSize + 32, as: UInt16.self).littleEndian)
+    }
+    @inline(__always) public func nameID(ofEdge i: UInt32) -> UInt32 { u32(section(.edges) + Int(i) * EdgeRecord.byteSize + 20) }
+
     /// The edge's shape from its `from` node to its `to` node.
     public func geometry(ofEdge i: UInt32) -> [Coordinate] {
         let e = edge(i)

@@ -10,7 +10,7 @@ public enum RouteSimilarity {
         var shared = 0.0, total = 0.0
         for leg in b.legs {
             for d in leg.edges {
-                let len = Double(map.edge(d.edge).lengthMeters)
+                let len = map.lengthMeters(ofEdge: d.edge)
                 total += len
                 if old.contains(d) { shared += len }
             }

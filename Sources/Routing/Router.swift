@@ -8,8 +8,9 @@ import MapData
 public final class Router {
     public let map: RoadMap
     public let snapper: Snapper
-    private var forward: SearchSpace
-    private var backward: SearchSpace
+    /// The two search spaces (internal: the alternatives extension explores them further).
+    var forward: SearchSpace
+    var backward: SearchSpace
     private lazy var reverseArcs: [[(to: UInt32, index: Int)]] = buildReverseArcs()
     /// Copies of directed edges (made for via-way restrictions), by the edge they copy: a target
     /// on an edge is reached on any of its copies too.
@@ -49,7 +50,7 @@ public final class Router {
             // A waypoint in a small cut-off piece (behind a private gate, say): route to the
             // nearest point of the connected network instead.
             func connected(_ k: Int) -> Snap? {
-                map.edge(snaps[k].edge).flags.contains(.isolated)
+                map.flags(ofEdge: snaps[k].edge).contains(.isolated)
                     ? snapper.snap(waypoints[k], headingDegrees: k == 0 ? headingDegrees : nil, allowIsolated: false) : snaps[k]
             }
             guard let a = connected(i - 1), let b = connected(i), a != snaps[i - 1] || b != snaps[i],
@@ -144,6 +145,14 @@ public final class Router {
             if !fDone && (bDone || fTop! <= bTop!) {
                 guard let (d, u) = forward.pop() else { continue }
                 meet(u)
+                // stall on demand: a higher node already reached that leads here cheaper proves
+                // this label is not a shortest path, so the search does not grow from it
+                var stalled = false
+                for k in map.downArcs(u) {
+                    let arc = map.downArc(k)
+                    if forward.reached(arc.node), forward.cost(arc.node) + Int64(arc.weight) < d { stalled = true; break }
+                }
+                if stalled { continue }
                 for k in map.upArcs(u) {
                     let arc = map.upArc(k)
                     forward.reach(arc.node, d + Int64(arc.weight), from: u, arc: Int32(k))
@@ -151,6 +160,12 @@ public final class Router {
             } else {
                 guard let (d, u) = backward.pop() else { continue }
                 meet(u)
+                var stalled = false
+                for k in map.upArcs(u) {
+                    let arc = map.upArc(k)
+                    if backward.reached(arc.node), backward.cost(arc.node) + Int64(arc.weight) < d { stalled = true; break }
+                }
+                if stalled { continue }
                 for k in map.downArcs(u) {
                     let arc = map.downArc(k)
                     backward.reach(arc.node, d + Int64(arc.weight), from: u, arc: Int32(k))
@@ -180,6 +195,10 @@ public final class Router {
     }
 
     /// Expands a hierarchy arc into original turns (appending the nodes after `from`).
+    func unpackArc(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ arcs: inout [HierarchyArc]) {
+        unpack(from, to, arc, into: &nodes, &arcs)
+    }
+
     private func unpack(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ arcs: inout [HierarchyArc]) {
         var stack = [(from, to, arc)]
         while let (a, b, x) = stack.popLast() {
@@ -260,9 +279,9 @@ public final class Router {
         // for no distance at either end is not part of the route (no "turn" onto it).
         if nodes.count > 1, endOffset < 0.01 {
             nodes.removeLast(); arcs.removeLast()
-            endOffset = Double(map.edge(map.directedEdge(ofRoutingNode: nodes[nodes.count - 1]).edge).lengthMeters)
+            endOffset = map.lengthMeters(ofEdge: map.directedEdge(ofRoutingNode: nodes[nodes.count - 1]).edge)
         }
-        if nodes.count > 1, startOffset > Double(map.edge(map.directedEdge(ofRoutingNode: nodes[0]).edge).lengthMeters) - 0.01 {
+        if nodes.count > 1, startOffset > map.lengthMeters(ofEdge: map.directedEdge(ofRoutingNode: nodes[0]).edge) - 0.01 {
             nodes.removeFirst(); arcs.removeFirst()
             startOffset = 0
         }
@@ -272,7 +291,7 @@ public final class Router {
         var totalM = 0.0, totalS = 0.0
         for (k, d) in path.enumerated() {
             let geo = map.geometry(of: d)
-            let stored = Double(map.edge(d.edge).lengthMeters)
+            let stored = map.lengthMeters(ofEdge: d.edge)
             var lens = [Double](), along = 0.0
             for i in 1..<geo.count { let l = ruler.distance(geo[i - 1], geo[i]); lens.append(l); along += l }
             let scale = along > 0 ? stored / along : 1
@@ -341,6 +360,9 @@ struct SearchSpace {
     private var settled: [UInt32]
     private var generation: UInt32 = 0
     private var heap = MinHeap()
+    /// Nodes reached since the last reset (for alternative-route candidates).
+    private(set) var touched: [UInt32] = []
+    var recordTouched = false
 
     init(count: Int) {
         dist = [Int64](repeating: 0, count: count)
@@ -351,6 +373,7 @@ struct SearchSpace {
     }
 
     mutating func reset() {
+        touched.removeAll(keepingCapacity: true)
         generation &+= 1
         if generation == 0 {
             for i in stamp.indices { stamp[i] = 0; settled[i] = 0 }
@@ -360,6 +383,7 @@ struct SearchSpace {
     }
 
     @inline(__always) func reached(_ u: UInt32) -> Bool { stamp[Int(u)] == generation }
+    @inline(__always) func isSettled(_ u: UInt32) -> Bool { settled[Int(u)] == generation && stamp[Int(u)] == generation }
     @inline(__always) func cost(_ u: UInt32) -> Int64 { dist[Int(u)] }
     @inline(__always) func parent(_ u: UInt32) -> UInt32 { parents[Int(u)] }
     @inline(__always) func arc(_ u: UInt32) -> Int32 { arcs[Int(u)] }
@@ -369,6 +393,7 @@ struct SearchSpace {
         let i = Int(u)
         if stamp[i] != generation || d < dist[i] {
             if settled[i] == generation && stamp[i] == generation { return }
+            if recordTouched && stamp[i] != generation { touched.append(u) }
             stamp[i] = generation
             dist[i] = d
             parents[i] = p

@@ -18,11 +18,11 @@ public struct Snapper: Sendable {
         var radius = 50.0
         while true {
             // ferries and private service roads are never where a route starts or ends
-            var found = candidates(near: c, radiusMeters: radius, limit: 64).filter { !map.edge($0.edge).flags.contains(.noStartpoint) }
+            var found = candidates(near: c, radiusMeters: radius, limit: 64).filter { !map.flags(ofEdge: $0.edge).contains(.noStartpoint) }
             // Prefer the connected network: a small cut-off piece only when it is much closer.
-            if let main = found.first(where: { !map.edge($0.edge).flags.contains(.isolated) }) {
+            if let main = found.first(where: { !map.flags(ofEdge: $0.edge).contains(.isolated) }) {
                 found = found.filter {
-                    !map.edge($0.edge).flags.contains(.isolated) || (allowIsolated && $0.distanceMeters + 50 < main.distanceMeters)
+                    !map.flags(ofEdge: $0.edge).contains(.isolated) || (allowIsolated && $0.distanceMeters + 50 < main.distanceMeters)
                 }
             } else if radius < maxRadiusMeters {
                 radius = min(maxRadiusMeters, radius * 4)

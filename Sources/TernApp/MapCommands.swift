@@ -56,7 +56,7 @@ enum MapCommands {
     }
 
     static func route(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["map", "from", "to", "via", "lang", "units", "queries"], switches: ["json"])
+        let a = try Arguments(args, valued: ["map", "from", "to", "via", "lang", "units", "queries"], switches: ["json", "alternatives"])
         let mapPath = try a.require("map")
         // options first: a usage error is reported before any file is touched
         let from = try a.coordinate("from"), to = try a.coordinate("to"), vias = try a.coordinates("via")
@@ -81,6 +81,18 @@ enum MapCommands {
             return 0
         }
         let points = [from!] + vias + [to!]
+        if a.has("alternatives") {
+            guard vias.isEmpty else { throw UsageError("--alternatives works on routes without --via") }
+            let found: (best: Route, alternatives: [Route])
+            do { found = try service.router.alternatives(from: from!, to: to!, count: 2) } catch { throw CommandError("\(error)") }
+            for (i, r) in ([found.best] + found.alternatives).enumerated() {
+                let similarity = RouteSimilarity.similarity(found.best, r, map: map)
+                printOut(String(format: "%@: %@, %@, %.0f%% of it on the fastest route", i == 0 ? "fastest" : "alternative \(i)",
+                                text.shortDistance(r.distanceMeters), durationText(r.durationSeconds), similarity * 100))
+            }
+            if found.alternatives.isEmpty { printOut("no reasonable alternative (at most 25% slower, at most 80% shared)") }
+            return 0
+        }
         if a.has("json") {
             let obj = routeJSON(id: .null, points, service: service, text: text)
             printOut(obj.serialized())

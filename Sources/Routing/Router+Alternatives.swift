@@ -1,0 +1,103 @@
+import Geo
+import MapData
+
+extension Router {
+    /// Up to `count` alternatives to the fastest route between two points: routes through a
+    /// "via node" of the hierarchy's forward and backward search spaces (Abraham et al., X-CHV)
+    /// that are at most `stretch` times slower, share at most `maxSharing` of their length
+    /// with every route already chosen, and never drive an edge twice.
+    public func alternatives(from a: Coordinate, to b: Coordinate, headingDegrees: Double? = nil, count: Int = 1,
+                             stretch: Double = 1.25, maxSharing: Double = 0.8) throws -> (best: Route, alternatives: [Route]) {
+        let best = try route([a, b], headingDegrees: headingDegrees)
+        guard count > 0, let leg = best.legs.first else { return (best, []) }
+        let sources = terminals(leg.from, asTarget: false, headingDegrees: headingDegrees)
+        let targets = terminals(leg.to, asTarget: true, headingDegrees: nil)
+        guard let space = exploreBothWays(sources, targets, stretch: stretch) else { return (best, []) }
+        var chosen: [[DirectedEdge]] = [leg.edges]
+        var lengths: [Double] = [leg.distanceMeters]
+        var result = [Route]()
+        let limit = Int64(Double(space.best) * stretch)
+        for (cost, v) in space.candidates where cost <= limit {
+            if result.count >= count { break }
+            guard let path = viaPath(v, sources: sources, targets: targets), path.nodes.count > 1 else { continue }
+            let edges = path.nodes.map { map.directedEdge(ofRoutingNode: $0) }
+            // a real route: no edge twice, no turning round on the spot
+            guard Set(edges).count == edges.count, !zip(edges, edges.dropFirst()).contains(where: { $0.opposite == $1 }) else { continue }
+            let length = edges.reduce(0.0) { $0 + map.lengthMeters(ofEdge: $1.edge) }
+            var ok = true
+            for (k, other) in chosen.enumerated() {
+                let shared = Set(other).intersection(edges).reduce(0.0) { $0 + map.lengthMeters(ofEdge: $1.edge) }
+                if shared > maxSharing * min(length, lengths[k]) { ok = false; break }
+            }
+            guard ok else { continue }
+            let s = sources.first { $0.node == path.nodes.first! }!, t = targets.first { $0.node == path.nodes.last! }!
+            var altLeg = makeLeg(nodes: path.nodes, arcs: path.arcs, startOffset: s.offset, endOffset: t.offset, from: leg.from, to: leg.to)
+            altLeg.weightSeconds = Double(path.cost) / 1000
+            chosen.append(edges)
+            lengths.append(length)
+            result.append(Route(legs: [altLeg], waypoints: [a, b]))
+        }
+        return (best, result)
+    }
+
+    /// Both upward searches, not stopped at the first meeting: every node reached both ways is a
+    /// candidate via node, with its cost, cheapest first.
+    func exploreBothWays(_ sources: [Terminal], _ targets: [Terminal], stretch: Double) -> (best: Int64, candidates: [(Int64, UInt32)])? {
+        forward.reset()
+        backward.reset()
+        forward.recordTouched = true
+        backward.recordTouched = true
+        defer { forward.recordTouched = false; backward.recordTouched = false }
+        for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
+        for t in targets { backward.reach(t.node, t.cost, from: SearchSpace.none, arc: -1) }
+        var best = Int64.max
+        func meet(_ u: UInt32) {
+            if forward.reached(u) && backward.reached(u) { best = min(best, forward.cost(u) + backward.cost(u)) }
+        }
+        while true {
+            let bound = best == Int64.max ? Int64.max : Int64(Double(best) * stretch)
+            let f = forward.topKey, b = backward.topKey
+            let fDone = f == nil || f! > bound, bDone = b == nil || b! > bound
+            if fDone && bDone { break }
+            if !fDone && (bDone || f! <= b!) {
+                guard let (d, u) = forward.pop() else { continue }
+                meet(u)
+                for k in map.upArcs(u) { let arc = map.upArc(k); forward.reach(arc.node, d + Int64(arc.weight), from: u, arc: Int32(k)) }
+            } else {
+                guard let (d, u) = backward.pop() else { continue }
+                meet(u)
+                for k in map.downArcs(u) { let arc = map.downArc(k); backward.reach(arc.node, d + Int64(arc.weight), from: u, arc: Int32(k)) }
+            }
+        }
+        guard best != Int64.max else { return nil }
+        var candidates = [(Int64, UInt32)]()
+        for u in forward.touched where backward.reached(u) && forward.isSettled(u) && backward.isSettled(u) {
+            candidates.append((forward.cost(u) + backward.cost(u), u))
+        }
+        candidates.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        return (best, candidates)
+    }
+
+    /// The path through via node v of the last exploreBothWays, unpacked.
+    func viaPath(_ v: UInt32, sources: [Terminal], targets: [Terminal]) -> Path? {
+        var chain = [(from: UInt32, to: UInt32, arc: HierarchyArc)]()
+        var u = v
+        while forward.parent(u) != SearchSpace.none {
+            let p = forward.parent(u)
+            chain.append((p, u, map.upArc(Int(forward.arc(u)))))
+            u = p
+        }
+        chain.reverse()
+        let first = u
+        u = v
+        while backward.parent(u) != SearchSpace.none {
+            let p = backward.parent(u)
+            chain.append((u, p, map.downArc(Int(backward.arc(u)))))
+            u = p
+        }
+        guard sources.contains(where: { $0.node == first }), targets.contains(where: { $0.node == u }) else { return nil }
+        var nodes = [first], arcs = [HierarchyArc]()
+        for c in chain { unpackArc(c.from, c.to, c.arc, into: &nodes, &arcs) }
+        return Path(cost: forward.cost(v) + backward.cost(v), nodes: nodes, arcs: arcs)
+    }
+}
