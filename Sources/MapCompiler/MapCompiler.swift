@@ -15,6 +15,8 @@ public struct ImportSummary: Sendable {
     /// Edges in small pieces of the network cut off from the rest.
     public var isolatedEdges = 0
     public var restrictionsApplied = 0
+    /// Named places kept as landmarks.
+    public var places = 0
     /// Arcs added by the contraction hierarchy.
     public var shortcuts = 0
     public var skippedLocations = 0
@@ -24,7 +26,7 @@ public struct ImportSummary: Sendable {
     public var line: String {
         "kept \(roadWays) roads as \(edges) edges between \(graphNodes) nodes (\(shapePoints) shape points, \(names) names), "
             + "\(signals) traffic signals, \(barriers) barriers, \(restrictionsApplied) of \(restrictions) turn restrictions applied, "
-            + "\(isolatedEdges) edges in small disconnected pieces; "
+            + "\(isolatedEdges) edges in small disconnected pieces, \(places) named places; "
             + String(format: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
     }
 }
@@ -41,9 +43,15 @@ public enum MapCompiler {
         var summary = ImportSummary()
         var handlers = OSMReader.Handlers()
         var lastPercent = -1
+        var rawPlaces = [(Coordinate, String, PlaceKind)]()
         handlers.node = { node in
             let a = CarProfile.nodeAttributes(of: node.tags, options: options)
             if a != NodeAttributes() { builder.nodeAttributes[node.id] = a }
+            // named places are landmarks for guidance ("turn right after the Shell station")
+            if let name = node.tags["name"], !name.isEmpty, let kind = PlaceKind(tags: node.tags) {
+                let c = Coordinate(latitude: node.latitude, longitude: node.longitude)
+                if c.isValid { rawPlaces.append((c, name, kind)) }
+            }
         }
         handlers.wayKeys = CarProfile.wayKeys
         handlers.way = { way in
@@ -71,6 +79,18 @@ public enum MapCompiler {
         var index = GraphBuilder.Index()
         var graph = builder.build(meta: meta, index: &index)
         summary.isolatedEdges = Components.markIsolated(&graph)
+        var placeNames = [String: UInt32]()
+        for (i, n) in graph.names.enumerated() { placeNames[n] = UInt32(i) }
+        for (c, name, kind) in rawPlaces {
+            let id: UInt32
+            if let known = placeNames[name] { id = known } else {
+                id = UInt32(graph.names.count)
+                graph.names.append(name)
+                placeNames[name] = id
+            }
+            graph.places.append(Place(coordinate: c, nameID: id, kind: kind))
+        }
+        summary.places = graph.places.count
         let resolved = ResolvedRestrictions.resolve(restrictions, graph: graph, index: index)
         summary.restrictionsApplied = resolved.applied
         let reasons = resolved.skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")

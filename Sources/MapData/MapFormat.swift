@@ -44,6 +44,10 @@
 //   CHDNIDX   u32 × (routing nodes + 1)
 //   CHDN      16 B per arc into a node from a higher-ranked one: u32 source, weight, middle, duration
 //
+// Landmarks:
+//   POIIDX    u32 × (grid cells + 1): first POI of each GRID cell
+//   POIS      16 B per named place, by grid cell: i32 lat e7, i32 lon e7, u32 name id, u32 kind (PlaceKind)
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -75,6 +79,8 @@ public enum MapFormat {
         case up = "CHUP"
         case downIndex = "CHDNIDX"
         case down = "CHDN"
+        case poiIndex = "POIIDX"
+        case pois = "POIS"
 
         /// Position in `allCases` (a switch, not a hash: it is on every map access).
         @inline(__always) public var ordinal: Int {
@@ -98,6 +104,8 @@ public enum MapFormat {
             case .up: return 16
             case .downIndex: return 17
             case .down: return 18
+            case .poiIndex: return 19
+            case .pois: return 20
             }
         }
     }
@@ -246,6 +254,43 @@ public enum RoadClass: UInt8, Sendable, CaseIterable {
         case .residential: return 2
         case .livingStreet, .service, .ferry: return 1
         case .track, .other: return 0
+        }
+    }
+}
+
+/// What a named place is, for landmark instructions ("turn right after the fuel station").
+public enum PlaceKind: UInt32, Sendable, CaseIterable {
+    case other = 0, fuel, parking, placeOfWorship, school, hospital, restaurant, cafe, pub, fastFood, supermarket, shop
+    case hotel, bank, pharmacy, station, museum, theatre, cinema, police, postOffice, townHall, library, monument
+
+    /// The kind of an OSM object from its tags; nil when it is not a landmark.
+    public init?(tags: [String: String]) {
+        switch (tags["amenity"], tags["shop"], tags["tourism"], tags["railway"] ?? tags["public_transport"], tags["historic"]) {
+        case ("fuel"?, _, _, _, _): self = .fuel
+        case ("parking"?, _, _, _, _): self = .parking
+        case ("place_of_worship"?, _, _, _, _): self = .placeOfWorship
+        case ("school"?, _, _, _, _): self = .school
+        case ("hospital"?, _, _, _, _): self = .hospital
+        case ("restaurant"?, _, _, _, _): self = .restaurant
+        case ("cafe"?, _, _, _, _): self = .cafe
+        case ("pub"?, _, _, _, _), ("bar"?, _, _, _, _): self = .pub
+        case ("fast_food"?, _, _, _, _): self = .fastFood
+        case ("bank"?, _, _, _, _): self = .bank
+        case ("pharmacy"?, _, _, _, _): self = .pharmacy
+        case ("police"?, _, _, _, _): self = .police
+        case ("post_office"?, _, _, _, _): self = .postOffice
+        case ("townhall"?, _, _, _, _): self = .townHall
+        case ("library"?, _, _, _, _): self = .library
+        case ("theatre"?, _, _, _, _): self = .theatre
+        case ("cinema"?, _, _, _, _): self = .cinema
+        case (_, "supermarket"?, _, _, _): self = .supermarket
+        case (_, _?, _, _, _): self = .shop
+        case (_, _, "hotel"?, _, _): self = .hotel
+        case (_, _, "museum"?, _, _): self = .museum
+        case (_, _, _, "station"?, _): self = .station
+        case (_, _, _, _, "monument"?), (_, _, _, _, "memorial"?): self = .monument
+        case (_?, _, _, _, _): self = .other
+        default: return nil
         }
     }
 }

@@ -65,7 +65,15 @@ public enum MapWriter {
         sections.append((.names, b.take()))
         for id in graph.wayIDs { b.append(id) }
         sections.append((.wayIDs, b.take()))
-        sections.append((.grid, grid(graph)))
+        let (gridBytes, placeIndex, placesSorted) = grid(graph)
+        sections.append((.grid, gridBytes))
+        for v in placeIndex { b.append(v) }
+        sections.append((.poiIndex, b.take()))
+        for pl in placesSorted {
+            b.append(E7.encode(pl.coordinate.latitude)); b.append(E7.encode(pl.coordinate.longitude))
+            b.append(pl.nameID); b.append(pl.kind.rawValue)
+        }
+        sections.append((.pois, b.take()))
         let r = graph.routing
         for v in r.weights { b.append(v) }
         sections.append((.routingWeights, b.take()))
@@ -120,7 +128,8 @@ public enum MapWriter {
         return (oi, o, ii, inn)
     }
 
-    static func grid(_ g: RoadGraph) -> [UInt8] {
+    /// The spatial grid of edges, and the places sorted by the same cells with their index.
+    static func grid(_ g: RoadGraph) -> ([UInt8], [UInt32], [Place]) {
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
         for c in g.nodes {
             minLat = min(minLat, c.latitude); maxLat = max(maxLat, c.latitude)
@@ -159,7 +168,15 @@ public enum MapWriter {
         for c in cells { b.append(offset); offset += UInt32(c.count) }
         b.append(offset)
         for c in cells { for e in c { b.append(e) } }
-        return b.take()
+        var placeCells = [[Place]](repeating: [], count: rows * cols)
+        for pl in g.places {
+            let (r, c) = cell(pl.coordinate.latitude, pl.coordinate.longitude)
+            placeCells[r * cols + c].append(pl)
+        }
+        var index = [UInt32](), sorted = [Place]()
+        for c in placeCells { index.append(UInt32(sorted.count)); sorted += c }
+        index.append(UInt32(sorted.count))
+        return (b.take(), index, sorted)
     }
 
     static func assemble(_ sections: [(MapFormat.Tag, [UInt8])]) -> Data {

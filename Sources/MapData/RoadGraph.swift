@@ -55,6 +55,8 @@ public struct RoadGraph: Sendable {
     public var meta: [(String, String)] = []
     /// The contraction hierarchy over the edge-based graph (built by MapCompiler).
     public var routing = RoutingTables()
+    /// Named places kept as landmarks.
+    public var places: [Place] = []
 
     public init() {}
 }
@@ -96,4 +98,16 @@ public struct RoutingTables: Sendable {
     public var down: [HierarchyArc] = []
     public init() {}
     public var nodeCount: Int { weights.count }
+}
+
+/// A named place near the roads (a landmark for guidance).
+public struct Place: Sendable, Equatable {
+    public var coordinate: Coordinate
+    public var nameID: UInt32
+    public var kind: PlaceKind
+    public init(coordinate: Coordinate, nameID: UInt32, kind: PlaceKind) {
+        self.coordinate = coordinate
+        self.nameID = nameID
+        self.kind = kind
+    }
 }

@@ -60,5 +60,6 @@ extension RoadMap {
         let entries = offsets + (cells + 1) * 4
         for k in 0..<entryCount { try check(Int(u32(entries + k * 4)) < edgeCount, "GRID refers to a missing edge") }
         try validateRouting()
+        try validatePlaces()
     }
 }

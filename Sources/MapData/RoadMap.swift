@@ -55,6 +55,9 @@ public final class RoadMap: Sendable {
         }
         // From here deinit unmaps if validation throws.
         try validate()
+        // Validation read every page; give them back so the resident set is what routing uses
+        // (the pages are clean and read-only: they come back from the file when touched).
+        madvise(UnsafeMutableRawPointer(mutating: base), mappedSize, MADV_DONTNEED)
     }
 
     private init(path: String, base: UnsafeRawPointer, size: Int) throws {

@@ -101,3 +101,28 @@ extension Router {
         return Path(cost: forward.cost(v) + backward.cost(v), nodes: nodes, arcs: arcs)
     }
 }
+
+/// A self-check of a map's routing hierarchy (`tern map-info --verify`).
+public enum RouteCheckSample {
+    /// Compares the hierarchy search with a plain Dijkstra on `pairs` seeded random edge pairs;
+    /// returns (agreeing, compared).
+    public static func verify(map: RoadMap, pairs: Int) -> (Int, Int) {
+        guard map.edgeCount > 1, map.routingNodeCount > 0 else { return (0, 0) }
+        let router = Router(map: map)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state % UInt64(map.edgeCount)) }
+        var agreed = 0, compared = 0
+        for _ in 0..<pairs {
+            let a = UInt32(next()), b = UInt32(next())
+            let la = map.lengthMeters(ofEdge: a), lb = map.lengthMeters(ofEdge: b)
+            let sa = Snap(edge: a, offsetMeters: la / 2, edgeLengthMeters: la, point: map.coordinate(ofNode: map.edge(a).from), distanceMeters: 0, bearingDegrees: 0)
+            let sb = Snap(edge: b, offsetMeters: lb / 2, edgeLengthMeters: lb, point: map.coordinate(ofNode: map.edge(b).from), distanceMeters: 0, bearingDegrees: 0)
+            let s = router.terminals(sa, asTarget: false, headingDegrees: nil), t = router.terminals(sb, asTarget: true, headingDegrees: nil)
+            guard !s.isEmpty, !t.isEmpty, a != b else { continue }
+            let fast = router.hierarchySearch(s, t)?.cost, slow = router.referenceSearch(s, t)?.cost
+            compared += 1
+            if fast == slow { agreed += 1 }
+        }
+        return (agreed, compared)
+    }
+}

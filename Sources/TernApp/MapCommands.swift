@@ -32,6 +32,16 @@ enum MapCommands {
         do { map = try RoadMap(path: a.positional[0]) } catch { throw CommandError("\(error)") }
         let openMillis = Date().timeIntervalSince(t0) * 1000
         let (lo, hi) = map.bounds
+        var verifyNote = ""
+        if a.has("verify") {
+            // opening checked every checksum and index; here the hierarchy's answers are also
+            // compared with a plain Dijkstra over the whole graph on random pairs
+            let (agreed, compared) = RouteCheckSample.verify(map: map, pairs: 200)
+            guard agreed == compared else {
+                throw CommandError("\(map.path): the routing hierarchy disagrees with a plain search on \(compared - agreed) of \(compared) random routes; re-import the map")
+            }
+            verifyNote = ", routing hierarchy agrees with a plain search on \(compared) random routes"
+        }
         if a.has("json") {
             var sections = [(String, JSONValue)]()
             for tag in map.sectionTags { sections.append((tag, .int(map.sectionRange(MapFormat.Tag(rawValue: tag)!).count))) }
@@ -40,6 +50,7 @@ enum MapCommands {
                 ("nodes", .int(map.nodeCount)), ("edges", .int(map.edgeCount)), ("shape_points", .int(map.geometryCount)),
                 ("names", .int(map.nameCount - 1)), ("ways", .int(map.wayCount)),
                 ("bbox", .array([.num(lo.latitude, 6), .num(lo.longitude, 6), .num(hi.latitude, 6), .num(hi.longitude, 6)])),
+                ("places", .int(map.placeCount)), ("routing_nodes", .int(map.routingNodeCount)),
                 ("sections", .object(sections)), ("verified", .bool(true)), ("open_ms", .num(openMillis, 2)),
             ])
             printOut(obj.serialized().replacingOccurrences(of: "}", with: ",\"build\":\(map.metaJSON)}", options: [.backwards], range: nil))
@@ -49,7 +60,8 @@ enum MapCommands {
                   nodes \(map.nodeCount), edges \(map.edgeCount), shape points \(map.geometryCount), names \(map.nameCount - 1), ways \(map.wayCount)
                   bbox \(lo) .. \(hi)
                   build \(map.metaJSON)
-                  checksums and indices verified (\(String(format: "%.1f", openMillis)) ms)
+                  places \(map.placeCount), routing nodes \(map.routingNodeCount)
+                  checksums and indices verified (\(String(format: "%.1f", openMillis)) ms)\(verifyNote)
                 """)
         }
         return 0

@@ -25,6 +25,8 @@ func squareGraph() -> RoadGraph {
     edge(2, 3, name: 2, way: 1, flags: [.forward, .backward])
     edge(3, 0, name: 2, way: 1, flags: [.forward, .backward])
     edge(0, 2, name: 3, way: 2, flags: [.forward])
+    g.names.append("Corner Café")
+    g.places = [Place(coordinate: o.moved(meters: 10, bearingDegrees: 45), nameID: 4, kind: .cafe)]
     g.meta = [("format", "\"test\"")]
     return g
 }
@@ -54,6 +56,11 @@ func squareGraph() -> RoadGraph {
         #expect(!m.outgoing(2).contains(DirectedEdge(edge: 4, reversed: true)))
         #expect(m.incoming(2).contains(DirectedEdge(edge: 4, reversed: false)))
         #expect(m.metaJSON == #"{"format":"test"}"#)
+        let cafes = m.places(near: g.nodes[0], radiusMeters: 30)
+        #expect(cafes.count == 1)
+        #expect(cafes.first.map { m.name($0.place.nameID) } == "Corner Café")
+        #expect(cafes.first?.place.kind == .cafe)
+        #expect(m.places(near: g.nodes[2], radiusMeters: 30).isEmpty)
         let near = m.nearestEdges(to: g.nodes[0].moved(meters: 20, bearingDegrees: 90).moved(meters: 5, bearingDegrees: 0), radiusMeters: 30)
         #expect(near.first?.edge == 0)
         #expect(abs((near.first?.offsetMeters ?? 0) - 20) < 0.5)
@@ -89,7 +96,10 @@ func squareGraph() -> RoadGraph {
     /// Random truncations and bit flips: every one is refused with a MapError or (a flip in
     /// padding) opens to a map that still reads; nothing traps.
     @Test func fuzzTruncationsAndBitFlips() throws {
-        let original = [UInt8](MapWriter.encode(squareGraph()))
+        try fuzz([UInt8](MapWriter.encode(squareGraph())))
+    }
+
+    func fuzz(_ original: [UInt8]) throws {
         var rng = SystemRandomNumberGenerator()
         var refused = 0, opened = 0
         let path = NSTemporaryDirectory() + "tern-fuzz-\(UUID().uuidString).tmap"

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Tern's routing benchmarks, with Valhalla measured in the same run on the same machine.
+
+Prints, per extract: import time, file size and peak RSS; map open time and open-to-first-route;
+per-query route time (median, p95, p99; snapping + search + unpacking + guidance, in-process);
+peak RSS while routing; Valhalla's tile build time, per-query time and RSS; the ratios; and route
+length agreement with Valhalla. Then a scale curve on heidelberg tiled N×N (N = 1, 2, 4, 8) with
+../shared/tools/tile-osm.py, with queries spread over the tiles.
+
+    python3 bench/run.py [--extracts heidelberg,...] [--scale 1,2,4,8] [--no-valhalla] [--passes 5]
+
+Run through scripts/bench.sh (release build, venv with pyvalhalla 3.9.1 and pyosmium).
+Needs ../shared (data and tools) beside the repository.
+"""
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = (ROOT / ".." / "shared").resolve()
+WORK = ROOT / ".bench"
+TERN = ROOT / ".build" / "release" / "tern"
+
+
+def run(cmd, **kw):
+    """Runs a command; returns (stdout, wall seconds, peak RSS KiB of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return out.stdout, wall, max(after, before)
+
+
+def child_rss(cmd):
+    """Peak RSS (KiB) of one command, measured on its own (RUSAGE_CHILDREN keeps the maximum)."""
+    out = subprocess.run(["/usr/bin/env", "python3", "-c",
+                          "import resource,subprocess,sys; subprocess.run(sys.argv[1:], check=True, capture_output=True);"
+                          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + cmd,
+                         check=True, capture_output=True, text=True)
+    return int(out.stdout.strip())
+
+
+def tern_import(pbf, out):
+    _, wall, _ = run([str(TERN), "import", str(pbf), "-o", str(out), "--quiet"])
+    rss = child_rss([str(TERN), "import", str(pbf), "-o", str(out) + ".rss", "--quiet"])
+    os.unlink(str(out) + ".rss")
+    return wall, os.path.getsize(out), rss
+
+
+def tern_bench(tmap, queries, passes):
+    out, _, _ = run([str(TERN), "bench", "--map", str(tmap), "--queries", str(queries), "--passes", str(passes), "--json"])
+    return json.loads(out)
+
+
+def valhalla(pbf, queries, name, passes, python):
+    result = WORK / f"valhalla-{name}.json"
+    run([python, str(ROOT / "bench" / "valhalla_baseline.py"), "--pbf", str(pbf), "--queries", str(queries),
+         "--work", str(WORK / "valhalla" / name), "--passes", str(passes), "--json", str(result), "--rebuild"])
+    return json.loads(result.read_text())
+
+
+def length_agreement(tmap, name):
+    out, _, _ = run([str(TERN), "route", "--map", str(tmap), "--queries", str(SHARED / "data" / "bench" / f"{name}-queries.json"), "--json"])
+    ours = {r["id"]: r for r in json.loads(out)}
+    ref = {r["id"]: r for r in json.loads((SHARED / "data" / "bench" / f"valhalla-{name}.json").read_text())["results"]}
+    within = sum(1 for k, r in ours.items() if r.get("ok") and k in ref and ref[k].get("length_m")
+                 and abs(r["distance_m"] / ref[k]["length_m"] - 1) <= 0.10)
+    return within, len(ours)
+
+
+def tiled_queries(pbf, n, base_queries, out):
+    """Heidelberg's queries, each moved into a random tile of the N×N map (seeded). Both ends stay in
+    one tile: the border roads tile-osm.py links are clipped fragments of the extract, which the car
+    profile does not connect to the network, so routes between tiles mostly do not exist."""
+    import osmium
+    lons, lats = [], []
+
+    class H(osmium.SimpleHandler):
+        def node(self, nd):
+            lons.append(nd.location.lon)
+            lats.append(nd.location.lat)
+    H().apply_file(str(pbf))
+    w, h = max(lons) - min(lons), max(lats) - min(lats)
+    rng = random.Random(7)
+    qs = []
+    for q in json.loads(Path(base_queries).read_text())["queries"]:
+        i, j = rng.randrange(n), rng.randrange(n)
+        locs = [[lat + j * h, lon + i * w] for lat, lon in q["locations"]]
+        qs.append({"id": q["id"], "locations": locs})
+    Path(out).write_text(json.dumps({"queries": qs}))
+
+
+def fmt_ms(s):
+    return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--extracts", default="heidelberg")
+    ap.add_argument("--scale", default="1,2,4,8")
+    ap.add_argument("--passes", type=int, default=5)
+    ap.add_argument("--no-valhalla", action="store_true")
+    ap.add_argument("--python", default=str(WORK / "venv" / "bin" / "python"))
+    a = ap.parse_args()
+    WORK.mkdir(exist_ok=True)
+    if not TERN.exists():
+        sys.exit("build first: swift build -c release --product tern")
+
+    for name in [e for e in a.extracts.split(",") if e]:
+        pbf = SHARED / "data" / "osm" / f"{name}.osm.pbf"
+        queries = SHARED / "data" / "bench" / f"{name}-queries.json"
+        tmap = WORK / f"{name}.tmap"
+        wall, size, rss = tern_import(pbf, tmap)
+        b = tern_bench(tmap, queries, a.passes)
+        within, total = length_agreement(tmap, name)
+        print(f"\n== {name} ({os.path.getsize(pbf) / 1e6:.1f} MB .osm.pbf)")
+        print(f"{'':28}{'tern':>14}{'valhalla':>14}{'ratio':>10}")
+        v = None if a.no_valhalla else valhalla(pbf, queries, name, 3, a.python)
+        vs = v["summary"] if v else {}
+        vb = vs.get("build", {})
+
+        def row(label, ours, theirs, ratio=""):
+            print(f"{label:28}{ours:>14}{theirs:>14}{ratio:>10}")
+        row("import / tile build", fmt_ms(wall), f"{vb.get('build_wall_s', 0):.2f} s" if v else "-",
+            f"{wall / vb['build_wall_s']:.2f}" if v and vb.get("build_wall_s") else "")
+        row("file size", f"{size / 1e6:.1f} MB", f"{vb.get('tar_bytes', 0) / 1e6:.1f} MB" if v else "-")
+        row("import peak RSS", f"{rss / 1024:.0f} MB", f"{vb.get('build_peak_rss_mb', 0):.0f} MB" if v else "-")
+        row("map open", f"{b['open_ms']:.1f} ms", f"{vs.get('actor_init_ms', 0):.1f} ms" if v else "-")
+        row("open to first route", f"{b['open_to_first_route_ms']:.1f} ms", "-")
+        for k in ["median", "p95", "p99"]:
+            ours = b["route_us"][k]
+            theirs = vs.get("actor_us", {}).get(k) if v else None
+            row(f"route {k}", f"{ours:.0f} µs", f"{theirs:.0f} µs" if theirs else "-", f"1/{theirs / ours:.0f}" if theirs else "")
+        row("  snapping median", f"{b['snap_us']['median']:.0f} µs", "")
+        row("  search+unpack median", f"{b['search_us']['median']:.0f} µs", "")
+        row("  guidance median", f"{b['guidance_us']['median']:.0f} µs", "")
+        row("peak RSS routing", f"{b['peak_rss_kb'] / 1024:.1f} MB", f"{vs.get('peak_rss_mb', 0):.1f} MB" if v else "-")
+        row("queries ok", f"{b['queries'] - b['failed']}/{b['queries']}", f"{vs.get('n_ok', '-')}/{vs.get('n_queries', '-')}" if v else "-")
+        print(f"route length within 10% of Valhalla's (stored reference): {within}/{total}")
+
+    scales = [int(s) for s in a.scale.split(",") if s]
+    if scales:
+        print("\n== scale curve: heidelberg tiled N×N (each query in a random tile)")
+        print(f"{'N':>3}{'copies':>8}{'import':>10}{'imp RSS':>10}{'file':>10}{'open':>10}{'median':>10}{'p95':>10}{'p99':>10}{'RSS':>10}")
+        base = SHARED / "data" / "osm" / "heidelberg.osm.pbf"
+        for n in scales:
+            pbf = WORK / f"heidelberg-x{n}.osm.pbf"
+            if not pbf.exists():
+                run([sys.executable, str(SHARED / "tools" / "tile-osm.py"), str(base), str(n), str(pbf)])
+            q = WORK / f"heidelberg-x{n}-queries.json"
+            tiled_queries(base, n, SHARED / "data" / "bench" / "heidelberg-queries.json", q)
+            tmap = WORK / f"heidelberg-x{n}.tmap"
+            wall, size, rss = tern_import(pbf, tmap)
+            b = tern_bench(tmap, q, a.passes)
+            print(f"{n:>3}{n * n:>8}{fmt_ms(wall):>10}{rss / 1024:>8.0f}MB{size / 1e6:>8.1f}MB{b['open_ms']:>8.1f}ms"
+                  f"{b['route_us']['median']:>8.0f}µs{b['route_us']['p95']:>8.0f}µs{b['route_us']['p99']:>8.0f}µs{b['peak_rss_kb'] / 1024:>8.1f}MB")
+
+
+if __name__ == "__main__":
+    main()
