@@ -78,27 +78,13 @@ extension Router {
         return (best, candidates)
     }
 
-    /// The path through via node v of the last exploreBothWays, unpacked.
+    /// The path through via node v of the last exploreBothWays, unpacked; nil unless it runs
+    /// from a source to a target.
     func viaPath(_ v: UInt32, sources: [Terminal], targets: [Terminal]) -> Path? {
-        var chain = [(from: UInt32, to: UInt32, arc: HierarchyArc)]()
-        var u = v
-        while forward.parent(u) != SearchSpace.none {
-            let p = forward.parent(u)
-            chain.append((p, u, map.upArc(Int(forward.arc(u)))))
-            u = p
-        }
-        chain.reverse()
-        let first = u
-        u = v
-        while backward.parent(u) != SearchSpace.none {
-            let p = backward.parent(u)
-            chain.append((u, p, map.downArc(Int(backward.arc(u)))))
-            u = p
-        }
-        guard sources.contains(where: { $0.node == first }), targets.contains(where: { $0.node == u }) else { return nil }
-        var nodes = [first], arcs = [HierarchyArc]()
-        for c in chain { unpackArc(c.from, c.to, c.arc, into: &nodes, &arcs) }
-        return Path(cost: forward.cost(v) + backward.cost(v), nodes: nodes, arcs: arcs)
+        let p = path(through: v, cost: forward.cost(v) + backward.cost(v))
+        guard let first = p.nodes.first, let last = p.nodes.last,
+              sources.contains(where: { $0.node == first }), targets.contains(where: { $0.node == last }) else { return nil }
+        return p
     }
 }
 

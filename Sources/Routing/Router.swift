@@ -173,9 +173,14 @@ public final class Router {
             }
         }
         guard meeting != SearchSpace.none else { return nil }
-        // hierarchy arcs from the source up to the meeting node, and from it down to the target
+        return path(through: meeting, cost: best)
+    }
+
+    /// The path the two search spaces hold through `v`: hierarchy arcs from the source up to v,
+    /// then down to the target, unpacked into original turns.
+    func path(through v: UInt32, cost: Int64) -> Path {
         var chain = [(from: UInt32, to: UInt32, arc: HierarchyArc)]()
-        var u = meeting
+        var u = v
         while forward.parent(u) != SearchSpace.none {
             let p = forward.parent(u)
             chain.append((p, u, map.upArc(Int(forward.arc(u)))))
@@ -183,7 +188,7 @@ public final class Router {
         }
         chain.reverse()
         let first = u
-        u = meeting
+        u = v
         while backward.parent(u) != SearchSpace.none {
             let p = backward.parent(u)
             chain.append((u, p, map.downArc(Int(backward.arc(u)))))
@@ -191,12 +196,7 @@ public final class Router {
         }
         var nodes = [first], arcs = [HierarchyArc]()
         for c in chain { unpack(c.from, c.to, c.arc, into: &nodes, &arcs) }
-        return Path(cost: best, nodes: nodes, arcs: arcs)
-    }
-
-    /// Expands a hierarchy arc into original turns (appending the nodes after `from`).
-    func unpackArc(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ arcs: inout [HierarchyArc]) {
-        unpack(from, to, arc, into: &nodes, &arcs)
+        return Path(cost: cost, nodes: nodes, arcs: arcs)
     }
 
     private func unpack(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ arcs: inout [HierarchyArc]) {
