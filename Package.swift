@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Routing", dependencies: ["Geo", "MapData"]),
         .target(name: "Guidance", dependencies: ["Geo", "MapData", "Routing"]),
         .target(name: "Positioning", dependencies: ["Geo"]),
-        .target(name: "MapMatching", dependencies: ["Geo", "MapData"]),
+        .target(name: "MapMatching", dependencies: ["Geo", "MapData", "Positioning"]),
         .target(name: "Navigation", dependencies: ["Geo", "JSONLines", "MapData", "Routing", "Guidance", "Positioning", "MapMatching"]),
 
         // MARK: I/O leaves (dedicated threads for blocking C calls)

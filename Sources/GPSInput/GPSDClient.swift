@@ -117,8 +117,16 @@ public final class GPSDClient: Sendable {
         }
         guard message.contains("\"class\":\"TPV\"") else { return }
         let d = data.pointee
-        guard d.set & LATLON_SET != 0, d.fix.mode >= MODE_2D, d.fix.latitude.isFinite, d.fix.longitude.isFinite else { return }
         let receiverTime = CGPS_fix_time(data)
+        guard d.set & LATLON_SET != 0, d.fix.mode >= MODE_2D, d.fix.latitude.isFinite, d.fix.longitude.isFinite else {
+            // no fix, but the receiver's clock runs: an outage epoch (dead reckoning goes on)
+            if d.set & TIME_SET != 0, receiverTime.isFinite, d.set & MODE_SET != 0, d.fix.mode <= MODE_NO_FIX,
+               abs(receiverTime - lastEpoch) >= 0.0005, receiverTime > lastEpoch {
+                lastEpoch = receiverTime
+                handler(.noFix(time: receiverTime))
+            }
+            return
+        }
         // A TPV without time is a partial epoch (a GGA before the RMC that dates it): its time
         // follows in the next report. Fixes without receiver time cannot be ordered or replayed
         // deterministically, so they are not used.

@@ -22,6 +22,9 @@ public struct NMEAStats: Sendable, Equatable {
 /// A fix is emitted per epoch (the sentences sharing one time of day). Never traps on input.
 public struct NMEAParser: Sendable {
     public private(set) var stats = NMEAStats()
+    /// Also return epochs without a fix (mode .noFix, no position) when they carry a date and time:
+    /// an outage keeps its clock, so a replay can dead-reckon through it.
+    public var reportsNoFix = false
 
     private struct Epoch {
         var timeOfDay: Double?
@@ -142,12 +145,16 @@ public struct NMEAParser: Sendable {
 
     private mutating func flush() -> GPSFix? {
         defer { epoch = Epoch() }
-        guard epoch.hasData, let tod = epoch.timeOfDay, let c = epoch.coordinate, c.isValid else { return nil }
+        guard epoch.hasData, let tod = epoch.timeOfDay else { return nil }
         let valid = epoch.valid ?? ((epoch.quality ?? 0) > 0)
-        guard valid, (epoch.quality ?? 1) > 0 else { return nil }
         var mode: FixMode = epoch.altitude != nil ? .threeD : .twoD
         if let m = epoch.gsaMode { mode = m >= 3 ? .threeD : (m == 2 ? .twoD : .noFix) }
-        guard mode >= .twoD else { return nil }
+        guard let c = epoch.coordinate, c.isValid, valid, (epoch.quality ?? 1) > 0, mode >= .twoD else {
+            guard reportsNoFix, let d = date else { return nil }
+            let t = FixTime.utc(year: d.year, month: d.month, day: d.day, hour: Int(tod / 3600),
+                                minute: Int(tod.truncatingRemainder(dividingBy: 3600) / 60), second: tod.truncatingRemainder(dividingBy: 60))
+            return t.map { GPSFix(time: $0, coordinate: Coordinate(latitude: .nan, longitude: .nan), mode: .noFix) }
+        }
         var time: Double?
         if let d = date {
             // midnight passed without a sentence carrying the new date
@@ -230,8 +237,17 @@ public enum NMEAFile {
         return parse(data)
     }
 
-    public static func parse(_ data: Data) -> (fixes: [GPSFix], stats: NMEAStats) {
+    /// Every epoch with a date and time: fixes, and outages as fixes of mode .noFix.
+    public static func epochs(path: String) throws -> [GPSFix] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
+        }
+        return parse(data, reportsNoFix: true).fixes
+    }
+
+    public static func parse(_ data: Data, reportsNoFix: Bool = false) -> (fixes: [GPSFix], stats: NMEAStats) {
         var parser = NMEAParser()
+        parser.reportsNoFix = reportsNoFix
         var fixes = [GPSFix]()
         // bytes, not String lines: a log may hold binary frames or invalid UTF-8
         var start = data.startIndex

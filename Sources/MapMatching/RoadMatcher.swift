@@ -18,6 +18,18 @@ public struct MatchedPosition: Sendable, Equatable {
     public var distanceMeters: Double
 
     public var isMatched: Bool { edge != nil }
+
+    public init(edge: DirectedEdge?, offsetMeters: Double, coordinate: Coordinate, roadName: String, roadRef: String,
+                speedLimitKmh: Double?, confidence: Double, distanceMeters: Double) {
+        self.edge = edge
+        self.offsetMeters = offsetMeters
+        self.coordinate = coordinate
+        self.roadName = roadName
+        self.roadRef = roadRef
+        self.speedLimitKmh = speedLimitKmh
+        self.confidence = confidence
+        self.distanceMeters = distanceMeters
+    }
 }
 
 /// Nearest-road matching with the heading as a tie-breaker (issue #4 replaces it with an online

@@ -1,8 +1,8 @@
 import Foundation
 import Geo
+import GPSInput
 import MapData
 import Routing
-import GPSInput
 
 /// A seeded random source (SplitMix64) so that simulated drives are reproducible.
 public struct SeededRandom: Sendable {
@@ -24,22 +24,75 @@ public struct SeededRandom: Sendable {
     }
 }
 
+/// How a simulated receiver errs: white noise, a slowly wandering bias (first-order Gauss–Markov),
+/// rare outliers, and noise on speed and course.
+public struct NoiseModel: Sendable, Equatable {
+    /// Standard deviation of the white position noise per axis, metres.
+    public var whiteMeters = 3.0
+    /// Standard deviation of the wandering bias per axis, metres, and its correlation time, seconds.
+    public var biasMeters = 2.0
+    public var biasSeconds = 60.0
+    /// Chance per fix of an outlier, and its size range, metres.
+    public var outlierProbability = 0.005
+    public var outlierMeters: ClosedRange<Double> = 30...60
+    public var speedSigma = 0.2
+    public var courseSigmaDegrees = 2.0
+
+    public init() {}
+    /// No noise at all.
+    public static let none: NoiseModel = {
+        var n = NoiseModel()
+        n.whiteMeters = 0; n.biasMeters = 0; n.outlierProbability = 0; n.speedSigma = 0; n.courseSigmaDegrees = 0
+        return n
+    }()
+    /// The noise of a receiver with `meters` of white noise and the defaults for the rest.
+    public static func typical(_ meters: Double) -> NoiseModel {
+        guard meters > 0 else { return .none }
+        var n = NoiseModel()
+        n.whiteMeters = meters
+        n.biasMeters = meters * 2 / 3
+        return n
+    }
+}
+
+/// Where the car really was at each epoch.
+public struct TruePosition: Sendable, Equatable {
+    public var time: Double
+    public var coordinate: Coordinate
+    public var edge: DirectedEdge
+    public var speedMetersPerSecond: Double
+    public var courseDegrees: Double
+}
+
+/// A simulated drive: what the receiver reported (fixes; outage epochs have mode .noFix) and the truth.
+public struct SimulatedDrive: Sendable {
+    public var fixes: [GPSFix]
+    public var truth: [TruePosition]
+}
+
 /// Turns a route into a realistic drive: speeds follow the roads' limits, slow down for turns and
-/// roundabouts, accelerate and brake like a car, stop at the end; positions at 1 Hz with optional
-/// noise. Output is GPS fixes, written as NMEA by `NMEAWriter`.
+/// roundabouts, accelerate and brake like a car, stop at the end; positions at 1 Hz with a noise
+/// model, outages (tunnels: epochs without a fix), written as NMEA by `NMEAWriter`.
 public struct DriveSimulator: Sendable {
     public struct Options: Sendable {
         /// Fix time of the first epoch (seconds since the Unix epoch, UTC).
         public var startTime: Double = FixTime.utc(year: 2024, month: 6, day: 15, hour: 10, minute: 0, second: 0)!
         public var intervalSeconds = 1.0
-        /// Standard deviation of white position noise, metres (0 = exact).
-        public var noiseMeters = 0.0
+        public var noise = NoiseModel.none
         public var seed: UInt64 = 1
         public var accelerationMps2 = 1.5
         public var decelerationMps2 = 2.0
         /// Seconds standing still at the start and at the end.
         public var standSeconds = 3.0
+        /// Outages: (seconds after the start, how long) without a fix.
+        public var outages: [(start: Double, seconds: Double)] = []
         public init() {}
+
+        /// White noise of `meters` (and the typical bias and outliers with it); 0 = exact.
+        public var noiseMeters: Double {
+            get { noise.whiteMeters }
+            set { noise = .typical(newValue) }
+        }
     }
 
     public let map: RoadMap
@@ -50,9 +103,12 @@ public struct DriveSimulator: Sendable {
         self.options = options
     }
 
-    /// The true path of the car (before noise) and the fixes a receiver would give.
-    public func drive(_ route: Route) -> [GPSFix] {
-        var shape = [Coordinate](), cum = [Double](), limit = [Double]()
+    /// The fixes a receiver would give along the route.
+    public func drive(_ route: Route) -> [GPSFix] { simulate(route).fixes }
+
+    /// The drive with its truth.
+    public func simulate(_ route: Route) -> SimulatedDrive {
+        var shape = [Coordinate](), cum = [Double](), limit = [Double](), edgeAt = [DirectedEdge]()
         for leg in route.legs {
             let base = cum.last ?? 0
             for (i, c) in leg.shape.enumerated() {
@@ -60,11 +116,12 @@ public struct DriveSimulator: Sendable {
                 shape.append(c)
                 cum.append(base + leg.cumulativeMeters[i])
                 let e = leg.edges[leg.edgeIndex(atShapeIndex: min(i, leg.shape.count - 2))]
+                edgeAt.append(e)
                 let posted = map.maxspeedKmh(of: e) ?? map.speedKmh(of: e) * 1.15
                 limit.append(max(10, posted) / 3.6)
             }
         }
-        guard shape.count >= 2, let total = cum.last, total > 1 else { return [] }
+        guard shape.count >= 2, let total = cum.last, total > 1 else { return SimulatedDrive(fixes: [], truth: []) }
         // Speed caps at bends: slower the sharper the turn (lateral acceleration about 2 m/s²
         // on a radius estimated from the angle over ~15 m).
         var cap = limit
@@ -92,32 +149,52 @@ public struct DriveSimulator: Sendable {
         for s in 1..<n { v[s] = min(v[s], (v[s - 1] * v[s - 1] + 2 * options.accelerationMps2).squareRoot()) }
         for s in stride(from: n - 2, through: 0, by: -1) { v[s] = min(v[s], (v[s + 1] * v[s + 1] + 2 * options.decelerationMps2).squareRoot()) }
 
-        // Integrate position over time.
-        var fixes = [GPSFix]()
+        var fixes = [GPSFix](), truth = [TruePosition]()
         var rng = SeededRandom(seed: options.seed)
-        var t = options.startTime
+        var bias = (0.0, 0.0)
+        let noise = options.noise
+        let start = options.startTime
+        var t = start
         var pos = 0.0
         var seg = 0
-        func pointAt(_ s: Double) -> (Coordinate, Double) {
+        func pointAt(_ s: Double) -> (Coordinate, Double, DirectedEdge) {
             while seg + 1 < cum.count - 1 && cum[seg + 1] < s { seg += 1 }
             let a = shape[seg], b = shape[seg + 1]
             let len = cum[seg + 1] - cum[seg]
             let f = len > 0 ? (s - cum[seg]) / len : 0
             let c = Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * f, longitude: a.longitude + (b.longitude - a.longitude) * f)
-            return (c, a.bearing(to: b))
+            return (c, a.bearing(to: b), edgeAt[min(seg, edgeAt.count - 1)])
         }
-        func emit(_ c: Coordinate, speed: Double, course: Double) {
-            var p = c
-            if options.noiseMeters > 0 {
-                p = p.moved(meters: abs(rng.gaussian()) * options.noiseMeters, bearingDegrees: rng.uniform() * 360)
+        func emit(_ c: Coordinate, speed: Double, course: Double, edge: DirectedEdge) {
+            truth.append(TruePosition(time: t, coordinate: c, edge: edge, speedMetersPerSecond: speed, courseDegrees: course))
+            // the bias wanders (Gauss–Markov), the white noise does not
+            if noise.biasMeters > 0 {
+                let decay = exp(-options.intervalSeconds / noise.biasSeconds)
+                let drive = noise.biasMeters * (1 - decay * decay).squareRoot()
+                bias = (bias.0 * decay + drive * rng.gaussian(), bias.1 * decay + drive * rng.gaussian())
             }
-            fixes.append(GPSFix(time: t, coordinate: p, mode: .threeD, speedMetersPerSecond: speed, courseDegrees: course,
-                                altitudeMeters: 110, horizontalErrorMeters: max(3, options.noiseMeters * 2), hdop: 0.9,
-                                satellitesUsed: 9))
+            let inOutage = options.outages.contains { t - start >= $0.start && t - start < $0.start + $0.seconds }
+            if inOutage {
+                fixes.append(GPSFix(time: t, coordinate: Coordinate(latitude: .nan, longitude: .nan), mode: .noFix))
+            } else {
+                let p = LocalProjection(origin: c)
+                var dx = bias.0 + noise.whiteMeters * rng.gaussian(), dy = bias.1 + noise.whiteMeters * rng.gaussian()
+                if noise.outlierProbability > 0, rng.uniform() < noise.outlierProbability {
+                    let r = noise.outlierMeters.lowerBound + rng.uniform() * (noise.outlierMeters.upperBound - noise.outlierMeters.lowerBound)
+                    let a = rng.uniform() * 2 * .pi
+                    dx += r * sin(a); dy += r * cos(a)
+                }
+                let measured = (dx == 0 && dy == 0) ? c : p.unproject(LocalPoint(x: dx, y: dy))
+                let s = max(0, speed + noise.speedSigma * rng.gaussian())
+                let crs = Angle.normalized(course + (speed > 1 ? noise.courseSigmaDegrees * rng.gaussian() : 0))
+                let sigma = max(1.5, (noise.whiteMeters * noise.whiteMeters + noise.biasMeters * noise.biasMeters).squareRoot())
+                fixes.append(GPSFix(time: t, coordinate: measured, mode: .threeD, speedMetersPerSecond: s, courseDegrees: crs,
+                                    altitudeMeters: 110, horizontalErrorMeters: 2.45 * sigma, hdop: 0.9, satellitesUsed: 9))
+            }
             t += options.intervalSeconds
         }
-        let firstCourse = pointAt(0).1
-        for _ in 0..<Int(options.standSeconds) { emit(shape[0], speed: 0, course: firstCourse) }
+        let (first, firstCourse, firstEdge) = pointAt(0)
+        for _ in 0..<Int(options.standSeconds) { emit(first, speed: 0, course: firstCourse, edge: firstEdge) }
         let dt = options.intervalSeconds
         while pos < total - 0.01 {
             // advance dt seconds through the profile in 0.1 s steps
@@ -130,16 +207,49 @@ public struct DriveSimulator: Sendable {
                 remaining -= h
             }
             let s = min(n - 1, Int(pos.rounded()))
-            let (c, course) = pointAt(pos)
-            emit(c, speed: pos >= total - 0.01 ? 0 : v[s], course: course)
+            let (c, course, edge) = pointAt(pos)
+            emit(c, speed: pos >= total - 0.01 ? 0 : v[s], course: course, edge: edge)
         }
-        let (end, lastCourse) = pointAt(total)
-        for _ in 0..<Int(options.standSeconds) { emit(end, speed: 0, course: lastCourse) }
-        return fixes
+        let (end, lastCourse, lastEdge) = pointAt(total)
+        for _ in 0..<Int(options.standSeconds) { emit(end, speed: 0, course: lastCourse, edge: lastEdge) }
+        return SimulatedDrive(fixes: fixes, truth: truth)
     }
 
     /// The fixes as an NMEA log (RMC, GGA, GSA, GST per epoch), CR LF line ends.
     public static func nmea(_ fixes: [GPSFix]) -> String {
         fixes.flatMap { NMEAWriter.sentences(for: $0) }.map { $0 + "\r\n" }.joined()
+    }
+}
+
+extension DriveSimulator {
+    /// A route that misses its `k`-th turn (1 = the first junction where the route turns): the car
+    /// takes another road there, drives about 150 m, then drives to the destination from where it is.
+    /// Returns the planned route and the driven one.
+    public func wrongTurn(from a: Coordinate, to b: Coordinate, at k: Int) throws -> (planned: Route, driven: Route) {
+        let router = Router(map: map)
+        let planned = try router.route([a, b])
+        let leg = planned.legs[0]
+        var turns = 0
+        for i in 1..<leg.edges.count {
+            let inEdge = leg.edges[i - 1], next = leg.edges[i]
+            let node = map.target(of: inEdge)
+            let others = map.outgoing(node).filter { $0 != next && $0.edge != inEdge.edge }
+            guard !others.isEmpty else { continue }
+            turns += 1
+            guard turns == k, let wrong = others.first else { continue }
+            let shape = map.geometry(of: wrong)
+            let along = min(150, map.lengthMeters(ofEdge: wrong.edge) * 0.8)
+            var acc = 0.0, via = shape.last!
+            for j in 1..<shape.count {
+                let l = shape[j - 1].distance(to: shape[j])
+                if acc + l >= along { let f = (along - acc) / max(l, 0.01); via = Coordinate(latitude: shape[j - 1].latitude + (shape[j].latitude - shape[j - 1].latitude) * f, longitude: shape[j - 1].longitude + (shape[j].longitude - shape[j - 1].longitude) * f); break }
+                acc += l
+            }
+            let first = try router.route([a, via])
+            let heading = map.coordinate(ofNode: map.source(of: wrong)).bearing(to: via)
+            let second = try router.route([via, b], headingDegrees: heading)
+            return (planned, Route(legs: first.legs + second.legs, waypoints: [a, via, b]))
+        }
+        throw RoutingError.noRoute(from: 0, to: 1)
     }
 }

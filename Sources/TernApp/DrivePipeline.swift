@@ -8,16 +8,22 @@ import MapData
 import MapMatching
 import Navigation
 import Positioning
+import Routing
 import Speech
 
-/// One appliance: fixes in → gate → road match → navigator → effects (events to the drive log
-/// and listeners, routes computed, prompts spoken, a status line per fix). Used from a single
-/// task; nothing here blocks except route computation, which takes milliseconds.
+/// One appliance: fixes in → gate and Kalman filter → HMM road matching → navigator → effects
+/// (events to the drive log and listeners, routes computed, prompts spoken, a status line per
+/// fix). Through an outage the filter dead-reckons along the road (the route when guiding).
+/// Used from a single task; nothing here blocks except route computation (milliseconds).
 final class DrivePipeline {
     let map: RoadMap
     let routes: RouteService
-    private var gate = FixGate()
-    private let matcher: RoadMatcher
+    private var positioning = PositionFilter()
+    private var matcher: HMMMatcher
+    /// Seconds without a fix before the driver is told GPS is lost.
+    var gpsLostAfterSeconds = 3.0
+    private var firstNoFix: Double?
+    private var routeEdges: (edges: [DirectedEdge], set: Set<UInt32>)?
     private(set) var navigator: Navigator
     let speech: SpeechEngine?
     let status: StatusSink?
@@ -35,7 +41,7 @@ final class DrivePipeline {
     init(map: RoadMap, config: NavigatorConfig, speech: SpeechEngine?, status: StatusSink?, recorder: DriveRecorder?) {
         self.map = map
         routes = RouteService(map: map)
-        matcher = RoadMatcher(map: map)
+        matcher = HMMMatcher(map: map)
         navigator = Navigator(config: config)
         self.speech = speech
         self.status = status
@@ -58,17 +64,34 @@ final class DrivePipeline {
         switch event {
         case .nmea(let sentence):
             recorder?.recordNMEA(sentence)
+        case .fix(let fix) where fix.mode < .twoD:
+            handle(.noFix(time: fix.time))
         case .fix(let fix):
             fixCount += 1
-            switch gate.accept(fix) {
+            firstNoFix = nil
+            switch positioning.accept(fix) {
             case .success(let position):
                 lastFix = fix
-                let matched = matcher.match(position.coordinate, courseDegrees: position.courseDegrees, accuracyMeters: position.accuracyMeters)
+                let matched = matcher.push(position, route: currentRoute()?.set)
                 lastMatched = matched
                 apply(.position(position, matched))
                 writeStatus(fix)
             case .failure(let why):
                 apply(.discarded(time: fix.time, reason: why.reason))
+            }
+        case .noFix(let time):
+            if firstNoFix == nil { firstNoFix = time }
+            if let since = firstNoFix, time - since >= gpsLostAfterSeconds { apply(.gpsLost(time: since)) }
+            // dead reckoning along the road (the route's when guiding) until a fix returns
+            let follower = RoadFollower(map: map, route: currentRoute()?.edges ?? [])
+            if let estimate = positioning.predict(to: time, road: follower) {
+                let matched = map.nearestEdges(to: estimate.coordinate, radiusMeters: 5, limit: 1).first.map { s -> MatchedPosition in
+                    let rec = map.edge(s.edge)
+                    return MatchedPosition(edge: DirectedEdge(edge: s.edge, reversed: false), offsetMeters: s.offsetMeters,
+                                           coordinate: s.point, roadName: map.name(rec.nameID), roadRef: map.name(rec.refID),
+                                           speedLimitKmh: nil, confidence: 0.5, distanceMeters: s.distanceMeters)
+                }
+                apply(.position(estimate, matched))
             }
         case .disconnected(let why):
             if let t = lastFix?.time { apply(.gpsLost(time: t)) }
@@ -76,6 +99,15 @@ final class DrivePipeline {
         case .connected, .finished:
             break
         }
+    }
+
+    /// The active route's edges (for the matcher's prior and dead reckoning).
+    private func currentRoute() -> (edges: [DirectedEdge], set: Set<UInt32>)? {
+        guard let r = navigator.route, navigator.phase != .arrived else { return nil }
+        let edges = r.route.legs.flatMap(\.edges)
+        if let cached = routeEdges, cached.edges == edges { return cached }
+        routeEdges = (edges, Set(edges.map(\.raw)))
+        return routeEdges
     }
 
     private func apply(_ input: NavigatorInput) {

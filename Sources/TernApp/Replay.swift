@@ -103,8 +103,8 @@ enum Replay {
 
         if o.direct {
             for line in try NMEAFile.lines(path: o.log) where line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
-            for f in fixes {
-                pipeline.handle(.fix(f))
+            for f in try NMEAFile.epochs(path: o.log) {
+                pipeline.handle(f.mode >= .twoD ? .fix(f) : .noFix(time: f.time))
                 if pipeline.isArrived { break }
             }
         } else {

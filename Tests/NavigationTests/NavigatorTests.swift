@@ -16,7 +16,7 @@ struct Harness {
     let map: RoadMap
     let router: Router
     var navigator = Navigator()
-    var gate = FixGate()
+    var positioning = PositionFilter()
     var events: [NavigationEvent] = []
     var requests: [RouteRequest] = []
     /// When false, route requests are collected but not answered.
@@ -52,11 +52,18 @@ struct Harness {
         }
     }
 
+    /// The pipeline's stages: gate and Kalman filter, HMM matching with the route as prior,
+    /// dead reckoning along the route through outages.
     mutating func drive(_ fixes: [GPSFix], stopAtArrival: Bool = true) {
-        let matcher = RoadMatcher(map: map)
+        var matcher = HMMMatcher(map: map)
         for f in fixes {
-            switch gate.accept(f) {
-            case .success(let p): apply(.position(p, matcher.match(p.coordinate, courseDegrees: p.courseDegrees)))
+            let route = navigator.route.map { r in r.route.legs.flatMap(\.edges) } ?? []
+            if f.mode < .twoD {
+                if let p = positioning.predict(to: f.time, road: RoadFollower(map: map, route: route)) { apply(.position(p, nil)) }
+                continue
+            }
+            switch positioning.accept(f) {
+            case .success(let p): apply(.position(p, matcher.push(p, route: Set(route.map(\.raw)))))
             case .failure(let why): apply(.discarded(time: f.time, reason: why.reason))
             }
             if stopAtArrival && navigator.phase == .arrived { break }
