@@ -66,8 +66,10 @@ let package = Package(
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Navigation", "TestSupport"]),
         .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "TestSupport"]),
+        .testTarget(name: "PositioningTests", dependencies: ["Positioning", "GPSInput", "Geo", "TestSupport"]),
+        .testTarget(name: "MapMatchingTests", dependencies: ["MapMatching", "Positioning", "MapCompiler", "MapData", "Routing", "Simulation", "Geo", "TestSupport"]),
         .testTarget(name: "FeatureCheckTests", dependencies: ["FeatureCheck", "TestSupport"]),
-        .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo"]),
+        .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo", "MapData"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -98,6 +98,48 @@ def tiled_queries(pbf, n, base_queries, out):
     Path(out).write_text(json.dumps({"queries": qs}))
 
 
+def matching(names, python, no_valhalla, rounds=3):
+    """Map matching on simulated drives: Tern's chain (gate + Kalman + HMM) and, on the same
+    noisy fixes, Valhalla's trace_attributes (bench/valhalla_match.py). The two are timed in
+    alternating rounds and the median of each is compared (this VM's speed wanders by ±20%)."""
+    print(f"\n== map matching: 100 simulated 1 Hz drives per extract (3 m white noise + bias + outliers), {rounds} alternating rounds")
+    for name in names:
+        pbf = SHARED / "data" / "osm" / f"{name}.osm.pbf"
+        tmap = WORK / f"{name}.tmap"
+        if not tmap.exists():
+            run([str(TERN), "import", str(pbf), "-o", str(tmap), "--quiet"])
+        traces = WORK / "match" / name
+        tern_us, val_us, b, v = [], [], None, None
+        for r in range(rounds):
+            cmd = [str(TERN), "bench-match", "--map", str(tmap), "--queries",
+                   str(SHARED / "data" / "bench" / f"{name}-queries.json"), "--json"]
+            out, _, _ = run(cmd + (["--export", str(traces)] if r == 0 else []))
+            b = json.loads(out) if r == 0 else b
+            tern_us.append(json.loads(out)["us_per_fix_mean"])
+            if not no_valhalla:
+                summary = WORK / "match" / f"valhalla-{name}.json"
+                run([python, str(ROOT / "bench" / "valhalla_match.py"), "--tiles", str(WORK / "valhalla" / name),
+                     "--pbf", str(pbf), "--traces", str(traces), "--tern-us", str(tern_us[-1]), "--json", str(summary)])
+                v = json.loads(summary.read_text())
+                val_us.append(v["valhalla_us_per_point"])
+        t_med = statistics.median(tern_us)
+        print(f"-- {name}: {b['fixes']} fixes; right road {b['right_road'] * 100:.2f}% (at once {b['right_road_provisional'] * 100:.2f}%), "
+              f"matched vs truth median {b['median_error_m']} m p95 {b['p95_error_m']} m, "
+              f"RMS raw {b['raw_rms_m']} m -> filtered {b['filtered_rms_m']} m "
+              f"({(1 - b['filtered_rms_m'] / b['raw_rms_m']) * 100:.0f}% lower), flip-flops {b['road_flips']}, "
+              f"per fix median {b['us_per_fix_median']} µs p99 {b['us_per_fix_p99']} µs")
+        print(f"   tern µs per fix (mean over whole drives) by round: {tern_us}")
+        if v:
+            t, w = v["tern"], v["valhalla"]
+            v_med = statistics.median(val_us)
+            print(f"   valhalla µs per point by round: {val_us}")
+            print(f"   {'':22}{'tern':>12}{'valhalla':>12}")
+            print(f"   {'same way as the car':22}{t['same_way'] * 100:>11.2f}%{w['same_way'] * 100:>11.2f}%")
+            print(f"   {'error median':22}{t['median_error_m']:>10.2f} m{w['median_error_m']:>10.2f} m")
+            print(f"   {'error p95':22}{t['p95_error_m']:>10.2f} m{w['p95_error_m']:>10.2f} m")
+            print(f"   {'µs per point (median)':22}{t_med:>12.2f}{v_med:>12.1f}   Valhalla/Tern = {v_med / t_med:.1f}")
+
+
 def fmt_ms(s):
     return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.2f} s"
 
@@ -108,6 +150,7 @@ def main():
     ap.add_argument("--scale", default="1,2,4,8")
     ap.add_argument("--passes", type=int, default=5)
     ap.add_argument("--no-valhalla", action="store_true")
+    ap.add_argument("--match", default="monaco,andorra,liechtenstein,heidelberg", help="extracts for the map-matching part ('' skips it)")
     ap.add_argument("--python", default=str(WORK / "venv" / "bin" / "python"))
     a = ap.parse_args()
     WORK.mkdir(exist_ok=True)
@@ -145,6 +188,10 @@ def main():
         row("peak RSS routing", f"{b['peak_rss_kb'] / 1024:.1f} MB", f"{vs.get('peak_rss_mb', 0):.1f} MB" if v else "-")
         row("queries ok", f"{b['queries'] - b['failed']}/{b['queries']}", f"{vs.get('n_ok', '-')}/{vs.get('n_queries', '-')}" if v else "-")
         print(f"route length within 10% of Valhalla's (stored reference): {within}/{total}")
+
+    match = [e for e in a.match.split(",") if e]
+    if match:
+        matching(match, a.python, a.no_valhalla)
 
     scales = [int(s) for s in a.scale.split(",") if s]
     if scales:

@@ -16,8 +16,8 @@ public enum NMEAWriter {
         let (lat, ns) = field(fix.coordinate.latitude, degreeDigits: 2, positive: "N", negative: "S")
         let (lon, ew) = field(fix.coordinate.longitude, degreeDigits: 3, positive: "E", negative: "W")
         let valid = fix.mode >= .twoD
-        let knots = (fix.speedMetersPerSecond ?? 0) / Speed.metersPerSecondPerKnot
-        let course = fix.courseDegrees.map { String(format: "%.1f", $0) } ?? ""
+        let knots = (fix.speedMetersPerSecond.flatMap { $0.isFinite ? $0 : nil } ?? 0) / Speed.metersPerSecondPerKnot
+        let course = fix.courseDegrees.flatMap { $0.isFinite ? String(format: "%.1f", $0) : nil } ?? ""
         let hdop = fix.hdop ?? 0.9
         let alt = fix.altitudeMeters ?? 110.0
         var out = [String]()
@@ -42,6 +42,7 @@ public enum NMEAWriter {
     }
 
     static func field(_ degrees: Double, degreeDigits: Int, positive: String, negative: String) -> (String, String) {
+        guard degrees.isFinite else { return ("", "") }  // no position (an epoch without a fix)
         let a = abs(degrees)
         var d = Int(a)
         var m = (a - Double(d)) * 60

@@ -69,21 +69,24 @@ extension Coordinate {
 /// Helpers for angles in degrees.
 public enum Angle {
     /// Maps any angle to [0, 360).
-    public static func normalized(_ degrees: Double) -> Double {
+    @inline(__always) public static func normalized(_ degrees: Double) -> Double {
+        if degrees >= 0 && degrees < 360 { return degrees }  // the usual case, without fmod
         let r = degrees.truncatingRemainder(dividingBy: 360)
         return r < 0 ? r + 360 : r
     }
 
     /// Maps a longitude to [-180, 180).
-    public static func normalizedLongitude(_ degrees: Double) -> Double {
+    @inline(__always) public static func normalizedLongitude(_ degrees: Double) -> Double {
+        if degrees >= -180 && degrees < 180 { return degrees }  // the usual case, without fmod
         var r = (degrees + 180).truncatingRemainder(dividingBy: 360)
         if r < 0 { r += 360 }
         return r - 180
     }
 
     /// Signed smallest difference `to - from` in (-180, 180]; positive is clockwise (a right turn).
-    public static func difference(from: Double, to: Double) -> Double {
-        var d = (to - from).truncatingRemainder(dividingBy: 360)
+    @inline(__always) public static func difference(from: Double, to: Double) -> Double {
+        var d = to - from
+        if !(d > -360 && d < 360) { d = d.truncatingRemainder(dividingBy: 360) }  // fmod only when needed
         if d <= -180 { d += 360 }
         if d > 180 { d -= 360 }
         return d

@@ -35,26 +35,57 @@ extension RoadMap {
         self.edges(nearLatitude: (c.latitude - dLat)...(c.latitude + dLat),
                    longitude: (c.longitude - dLon)...(c.longitude + dLon), into: &found)
         var result = [Snap]()
+        let edgeBase = section(.edges), geo = section(.geometry)
+        let radiusSquared = radiusMeters * radiusMeters
         for e in found {
-            let shape = geometry(ofEdge: e)
-            var best: Snap?
-            var along = 0.0
-            for k in 1..<shape.count {
-                let segLen = ruler.distance(shape[k - 1], shape[k])
-                let p = ruler.project(c, onto: shape[k - 1], shape[k])
-                if p.distanceMeters <= radiusMeters, best == nil || p.distanceMeters < best!.distanceMeters {
-                    best = Snap(edge: e, offsetMeters: along + p.fraction * segLen, edgeLengthMeters: 0, point: p.point,
-                                distanceMeters: p.distanceMeters, bearingDegrees: ruler.bearing(shape[k - 1], shape[k]))
-                }
+            // the shape is read in place (no array): point 0 is the from node, then the stored
+            // intermediate points, then the to node
+            let o = edgeBase + Int(e) * EdgeRecord.byteSize
+            let from = u32(o), to = u32(o + 4), gStart = Int(u32(o + 8)), gCount = Int(u32(o + 12))
+            func point(_ k: Int) -> Coordinate {
+                if k == 0 { return coordinate(ofNode: from) }
+                if k > gCount { return coordinate(ofNode: to) }
+                let q = geo + (gStart + k - 1) * 8
+                return Coordinate(latitude: E7.decode(i32(q)), longitude: E7.decode(i32(q + 4)))
+            }
+            // scan in metres relative to the query point, squared distances only
+            let start = point(0)
+            var ax = Angle.normalizedLongitude(start.longitude - c.longitude) * ruler.kx
+            var ay = (start.latitude - c.latitude) * ruler.ky
+            // every point of the edge is within its length of its start: most edges in the
+            // cells are ruled out here without reading their shape (1% slack for the ruler)
+            let reach = Double(Float(bitPattern: u32(o + 16))) * 1.01 + radiusMeters
+            if ax * ax + ay * ay > reach * reach { continue }
+            var bestK = -1, bestSquared = radiusSquared
+            for k in 1...(gCount + 1) {
+                let b = point(k)
+                let bx = Angle.normalizedLongitude(b.longitude - c.longitude) * ruler.kx, by = (b.latitude - c.latitude) * ruler.ky
+                let dx = bx - ax, dy = by - ay
+                let len2 = dx * dx + dy * dy
+                let t = len2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / len2)) : 0
+                let qx = ax + dx * t, qy = ay + dy * t
+                let d2 = qx * qx + qy * qy
+                if d2 < bestSquared || (bestK < 0 && d2 <= bestSquared) { bestK = k; bestSquared = d2 }
+                ax = bx; ay = by
+            }
+            guard bestK > 0 else { continue }
+            let p = ruler.project(c, onto: point(bestK - 1), point(bestK))
+            guard p.distanceMeters <= radiusMeters else { continue }
+            let bestDistance = p.distanceMeters, bestFraction = p.fraction, bestPoint = p.point
+            var a = point(0)
+            var along = 0.0, offset = 0.0, bearing = 0.0
+            for k in 1...(gCount + 1) {
+                let b = point(k)
+                let segLen = ruler.distance(a, b)
+                if k == bestK { offset = along + bestFraction * segLen; bearing = ruler.bearing(a, b) }
                 along += segLen
+                a = b
             }
-            if var b = best {
-                // Offsets are measured with the ruler; scale them to the stored (haversine) length.
-                let stored = Double(edge(e).lengthMeters)
-                if along > 0 { b.offsetMeters *= stored / along }
-                b.edgeLengthMeters = stored
-                result.append(b)
-            }
+            // Offsets are measured with the ruler; scale them to the stored (haversine) length.
+            let stored = Double(Float(bitPattern: u32(o + 16)))
+            if along > 0 { offset *= stored / along }
+            result.append(Snap(edge: e, offsetMeters: offset, edgeLengthMeters: stored, point: bestPoint,
+                               distanceMeters: bestDistance, bearingDegrees: bearing))
         }
         result.sort { $0.distanceMeters < $1.distanceMeters || ($0.distanceMeters == $1.distanceMeters && $0.edge < $1.edge) }
         return Array(result.prefix(limit))

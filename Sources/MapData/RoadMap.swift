@@ -170,6 +170,18 @@ public final class RoadMap: Sendable {
     }
     @inline(__always) public func nameID(ofEdge i: UInt32) -> UInt32 { u32(section(.edges) + Int(i) * EdgeRecord.byteSize + 20) }
 
+    /// The edge's shape points in order, from node to to node, without building an array.
+    @inline(__always) public func forEachShapePoint(ofEdge i: UInt32, _ body: (Coordinate) -> Void) {
+        let o = section(.edges) + Int(i) * EdgeRecord.byteSize
+        let gStart = Int(u32(o + 8)), gCount = Int(u32(o + 12)), g = section(.geometry)
+        body(coordinate(ofNode: u32(o)))
+        for k in 0..<gCount {
+            let q = g + (gStart + k) * 8
+            body(Coordinate(latitude: E7.decode(i32(q)), longitude: E7.decode(i32(q + 4))))
+        }
+        body(coordinate(ofNode: u32(o + 4)))
+    }
+
     /// The edge's shape from its `from` node to its `to` node.
     public func geometry(ofEdge i: UInt32) -> [Coordinate] {
         let e = edge(i)
@@ -191,8 +203,12 @@ public final class RoadMap: Sendable {
     }
 
     /// Node a directed edge starts at and ends at.
-    public func source(of d: DirectedEdge) -> UInt32 { let e = edge(d.edge); return d.reversed ? e.to : e.from }
-    public func target(of d: DirectedEdge) -> UInt32 { let e = edge(d.edge); return d.reversed ? e.from : e.to }
+    @inline(__always) public func source(of d: DirectedEdge) -> UInt32 {
+        u32(section(.edges) + Int(d.edge) * EdgeRecord.byteSize + (d.reversed ? 4 : 0))
+    }
+    @inline(__always) public func target(of d: DirectedEdge) -> UInt32 {
+        u32(section(.edges) + Int(d.edge) * EdgeRecord.byteSize + (d.reversed ? 0 : 4))
+    }
 
     /// Typical speed in km/h along a directed edge.
     public func speedKmh(of d: DirectedEdge) -> Double {
@@ -219,6 +235,13 @@ public final class RoadMap: Sendable {
         let list = section(.outEdges)
         for k in lo..<hi { body(DirectedEdge(raw: u32(list + k * 4))) }
     }
+
+    /// Positions of a node's outgoing edges in the adjacency list, for loops without a closure.
+    @inline(__always) public func outgoingRange(_ node: UInt32) -> Range<Int> {
+        let idx = section(.outIndex) + Int(node) * 4
+        return Int(u32(idx))..<Int(u32(idx + 4))
+    }
+    @inline(__always) public func outgoingEdge(at k: Int) -> DirectedEdge { DirectedEdge(raw: u32(section(.outEdges) + k * 4)) }
 
     private func adjacency(_ index: MapFormat.Tag, _ list: MapFormat.Tag, _ node: UInt32) -> [DirectedEdge] {
         let idx = section(index) + Int(node) * 4
@@ -247,15 +270,49 @@ public final class RoadMap: Sendable {
         return (Coordinate(latitude: grid.minLat, longitude: grid.minLon), Coordinate(latitude: maxLat, longitude: maxLon))
     }
 
+    /// The spatial grid's cells overlapping a box, as cell numbers (row-major), for callers that
+    /// cache per cell.
+    public func gridCells(nearLatitude lat: ClosedRange<Double>, longitude lon: ClosedRange<Double>, into out: inout [Int]) {
+        out.removeAll(keepingCapacity: true)
+        guard let (r0, r1, c0, c1) = cellRange(lat, lon) else { return }
+        for r in r0...r1 { for c in c0...c1 { out.append(r * grid.cols + c) } }
+    }
+
+    /// A grid cell's extent: (south-west corner, north-east corner).
+    public func gridCellBounds(_ cell: Int) -> (min: Coordinate, max: Coordinate) {
+        let g = grid
+        let r = cell / max(1, g.cols), c = cell % max(1, g.cols)
+        let lat = g.minLat + Double(r) * g.cellLat, lon = g.minLon + Double(c) * g.cellLon
+        return (Coordinate(latitude: lat, longitude: lon), Coordinate(latitude: lat + g.cellLat, longitude: lon + g.cellLon))
+    }
+
+    /// The edges listed in one grid cell (an edge crossing several cells is listed in each).
+    public func edges(inGridCell cell: Int, into out: inout [UInt32]) {
+        out.removeAll(keepingCapacity: true)
+        let g = grid
+        guard cell >= 0, cell < g.rows * g.cols else { return }
+        let offsets = section(.grid) + GridHeader.byteSize
+        let entries = offsets + (g.rows * g.cols + 1) * 4
+        let lo = Int(u32(offsets + cell * 4)), hi = Int(u32(offsets + cell * 4 + 4))
+        for k in lo..<hi { out.append(u32(entries + k * 4)) }
+    }
+
+    private func cellRange(_ lat: ClosedRange<Double>, _ lon: ClosedRange<Double>) -> (Int, Int, Int, Int)? {
+        let g = grid
+        guard lat.lowerBound.isFinite, lat.upperBound.isFinite, lon.lowerBound.isFinite, lon.upperBound.isFinite else { return nil }
+        let r0 = max(0, Int(max(-1, ((lat.lowerBound - g.minLat) / g.cellLat).rounded(.down))))
+        let r1 = min(g.rows - 1, Int(min(Double(g.rows), ((lat.upperBound - g.minLat) / g.cellLat).rounded(.down))))
+        let c0 = max(0, Int(max(-1, ((lon.lowerBound - g.minLon) / g.cellLon).rounded(.down))))
+        let c1 = min(g.cols - 1, Int(min(Double(g.cols), ((lon.upperBound - g.minLon) / g.cellLon).rounded(.down))))
+        guard r0 <= r1, c0 <= c1 else { return nil }
+        return (r0, r1, c0, c1)
+    }
+
     /// Edges whose shape may pass within the box (grid cells overlapping it), each once.
     public func edges(nearLatitude lat: ClosedRange<Double>, longitude lon: ClosedRange<Double>, into out: inout [UInt32]) {
         out.removeAll(keepingCapacity: true)
         let g = grid
-        let r0 = max(0, Int(((lat.lowerBound - g.minLat) / g.cellLat).rounded(.down)))
-        let r1 = min(g.rows - 1, Int(((lat.upperBound - g.minLat) / g.cellLat).rounded(.down)))
-        let c0 = max(0, Int(((lon.lowerBound - g.minLon) / g.cellLon).rounded(.down)))
-        let c1 = min(g.cols - 1, Int(((lon.upperBound - g.minLon) / g.cellLon).rounded(.down)))
-        guard r0 <= r1, c0 <= c1 else { return }
+        guard let (r0, r1, c0, c1) = cellRange(lat, lon) else { return }
         let s = section(.grid)
         let offsets = s + GridHeader.byteSize
         let entries = offsets + (g.rows * g.cols + 1) * 4

@@ -12,7 +12,7 @@ import Positioning
 public struct HMMMatcher {
     public struct Options: Sendable {
         /// Candidates farther than this from the fix are not considered, metres.
-        public var radiusMeters = 50.0
+        public var radiusMeters = 25.0
         public var maxCandidates = 8
         /// Emission: the fix's standard deviation is at least this, metres.
         public var minimumSigmaMeters = 4.0
@@ -20,10 +20,19 @@ public struct HMMMatcher {
         public var betaMeters = 5.0
         /// How much a course that disagrees with the road's direction counts (standard deviation, degrees).
         public var courseSigmaDegrees = 45.0
+        /// Earlier candidates this much less likely than the best (log-likelihood) are not followed.
+        public var pruneBelow = 15.0
+        /// Above this speed (m/s), a direction of travel this far (degrees) from the course is
+        /// not a candidate at all (the course of a moving car is never that far off its road).
+        public var oppositeSpeed = 4.0
+        public var oppositeDegrees = 110.0
         /// Log-likelihood bonus for candidates on the active route.
         public var routeBonus = 1.5
         /// Fixes before a decision (0, 1 or 2).
         public var lag = 2
+        /// The answer shown at once moves to another road only when that road is more likely
+        /// than the current one by this much (log-likelihood).
+        public var switchMargin = 1.0
         public init() {}
     }
 
@@ -53,6 +62,7 @@ public struct HMMMatcher {
     private var columns: [Column] = []
     private var nextIndex = 0
     private var paths: PathFinder
+    private var roads: LocalRoads
     /// Decisions not yet taken by the caller: (input index, match).
     private var decided: [(Int, MatchedPosition)] = []
 
@@ -60,6 +70,7 @@ public struct HMMMatcher {
         self.map = map
         self.options = options
         paths = PathFinder(map: map)
+        roads = LocalRoads(map: map)
     }
 
     /// Adds a position; returns the provisional match for it (the best road now). Decisions for
@@ -78,19 +89,26 @@ public struct HMMMatcher {
         if let prev = columns.last {
             let straight = prev.coordinate.distance(to: p.coordinate)
             let dt = max(0.5, p.time - prev.time)
-            let limit = straight * 2 + 40 * dt + 50
-            for j in cands.indices {
-                var best = -Double.infinity, back = -1
-                for (i, c) in prev.candidates.enumerated() where c.score > -Double.infinity {
+            // farther along the roads than this is not a transition worth following (a loop between
+            // two 1 Hz fixes adds metres, not hundreds)
+            let limit = straight * 1.5 + 25 * dt + 30
+            // one bounded search from each earlier candidate serves every new candidate; earlier
+            // candidates far less likely than the best (e^-pruneBelow) cannot win a transition
+            best.removeAll(keepingCapacity: true)
+            best.append(contentsOf: repeatElement(-Double.infinity, count: cands.count))
+            back.removeAll(keepingCapacity: true)
+            back.append(contentsOf: repeatElement(-1, count: cands.count))
+            for (i, c) in prev.candidates.enumerated() where c.score > -options.pruneBelow {
+                for j in cands.indices {
                     guard let along = paths.distance(from: c, to: cands[j], limit: limit) else { continue }
                     let t = c.score - abs(along - straight) / options.betaMeters
-                    if t > best { best = t; back = i }
+                    if t > best[j] { best[j] = t; back[j] = i }
                 }
-                if back >= 0 {
-                    cands[j].score = best + cands[j].emission
-                    cands[j].back = back
-                    restart = false
-                }
+            }
+            for j in cands.indices where back[j] >= 0 {
+                cands[j].score = best[j] + cands[j].emission
+                cands[j].back = back[j]
+                restart = false
             }
         }
         if restart {
@@ -103,14 +121,44 @@ public struct HMMMatcher {
         for j in cands.indices where cands[j].score > -Double.infinity { cands[j].score -= top }
         columns.append(Column(index: index, time: p.time, coordinate: p.coordinate, candidates: cands, restart: restart))
         decide(keep: options.lag)
-        let bestIndex = cands.indices.max { cands[$0].score < cands[$1].score }!
+        var bestIndex = cands.indices.max { cands[$0].score < cands[$1].score }!
+        // Hysteresis for the answer shown at once: past a fork both branches lie a metre or two
+        // apart; keep showing the road we were on while it is nearly as likely (the lagged
+        // decision settles it either way).
+        if let shown = shownRoad, roadKey(cands[bestIndex].edge) != shown {
+            let best = cands[bestIndex].score
+            if let keep = cands.indices.filter({ roadKey(cands[$0].edge) == shown && cands[$0].score > best - options.switchMargin })
+                .max(by: { cands[$0].score < cands[$1].score }) {
+                bestIndex = keep
+            }
+        }
+        shownRoad = roadKey(cands[bestIndex].edge)
         return matched(cands[bestIndex], column: cands)
+    }
+
+    /// The road a candidate is on: its way, or its name where it has one (a road mapped as several ways).
+    private func roadKey(_ e: DirectedEdge) -> UInt64 {
+        let rec = map.edge(e.edge)
+        return rec.nameID != 0 ? UInt64(rec.nameID) << 32 | 1 : UInt64(rec.wayIndex) << 32
+    }
+
+    /// Forgets the track (a new drive), keeping what is cached about the map: the copied roads
+    /// and the search arrays.
+    public mutating func reset() {
+        columns.removeAll(keepingCapacity: true)
+        decided.removeAll(keepingCapacity: true)
+        nextIndex = 0
+        lastDecided = -1
+        shownRoad = nil
     }
 
     /// Matches decided since the last call, in input order.
     public mutating func takeDecisions() -> [(index: Int, match: MatchedPosition)] {
-        defer { decided.removeAll() }
-        return decided.sorted { $0.0 < $1.0 }.map { ($0.0, $0.1) }
+        defer { decided.removeAll(keepingCapacity: true) }
+        if decided.isEmpty { return [] }
+        // off-road positions are decided at once and may come before older ones
+        if !zip(decided, decided.dropFirst()).allSatisfy({ $0.0.0 < $0.1.0 }) { decided.sort { $0.0 < $1.0 } }
+        return decided.map { ($0.0, $0.1) }
     }
 
     /// Decides everything still open (end of a trace).
@@ -124,27 +172,41 @@ public struct HMMMatcher {
     private mutating func decide(keep: Int) {
         guard let last = columns.last else { return }
         func best(_ col: Column) -> Int { col.candidates.indices.max { col.candidates[$0].score < col.candidates[$1].score }! }
-        var chosen = [Int](repeating: 0, count: columns.count)
         var k = best(last)
-        for c in stride(from: columns.count - 1, through: 0, by: -1) {
-            chosen[c] = k
+        var c = columns.count - 1
+        picks.removeAll(keepingCapacity: true)  // (column, candidate) to decide, newest first
+        while c >= 0 {
+            if columns[c].index <= lastDecided { break }
+            if columns[c].index <= last.index - keep { picks.append((c, k)) }
             guard c > 0 else { break }
             let back = columns[c].candidates[k].back
             k = (columns[c].restart || back < 0) ? best(columns[c - 1]) : back
+            c -= 1
         }
-        for c in columns.indices where columns[c].index <= last.index - keep && columns[c].index > lastDecided {
-            decided.append((columns[c].index, matched(columns[c].candidates[chosen[c]], column: columns[c].candidates)))
+        for (c, k) in picks.reversed() {
+            let m = matched(columns[c].candidates[k], column: columns[c].candidates)
+            decided.append((columns[c].index, m))
             lastDecided = columns[c].index
         }
         if keep == 0 { columns.removeAll() } else if columns.count > keep + 1 { columns.removeFirst(columns.count - keep - 1) }
     }
 
     private var lastDecided = -1
+    /// Scratch for the transition step and the decisions (kept to spare allocations per fix).
+    private var best: [Double] = [], back: [Int] = []
+    private var picks: [(Int, Int)] = []
+    /// The last answer's edge with its name, ref and limit.
+    private var lastRoad: (edge: DirectedEdge, name: String, ref: String, limit: Double?)?
+    /// Road names already read from the map (a fix's answer should not decode strings).
+    private var names = NameCache()
+    /// The road of the last answer shown at once.
+    private var shownRoad: UInt64?
 
-    private func candidates(for p: FilteredPosition, sigma: Double, route: Set<UInt32>?) -> [Candidate] {
-        let radius = max(options.radiusMeters, 3 * sigma)
-        let near = map.nearestEdges(to: p.coordinate, radiusMeters: radius, limit: options.maxCandidates)
+    private mutating func candidates(for p: FilteredPosition, sigma: Double, route: Set<UInt32>?) -> [Candidate] {
+        let radius = max(options.radiusMeters, 4 * sigma)
+        let near = roads.nearest(to: p.coordinate, radius: radius, limit: options.maxCandidates)
         var out = [Candidate]()
+        out.reserveCapacity(near.count * 2)
         for s in near {
             let flags = map.flags(ofEdge: s.edge)
             for reversed in [false, true] {
@@ -153,7 +215,10 @@ public struct HMMMatcher {
                 let bearing = reversed ? Angle.normalized(s.bearingDegrees + 180) : s.bearingDegrees
                 var e = -0.5 * (s.distanceMeters / sigma) * (s.distanceMeters / sigma)
                 if let course = p.courseDegrees, (p.speedMetersPerSecond ?? 0) > 2 {
-                    let diff = Angle.difference(from: bearing, to: course) / options.courseSigmaDegrees
+                    let off = abs(Angle.difference(from: bearing, to: course))
+                    // moving briskly against the road's direction: not a state worth keeping
+                    if off > options.oppositeDegrees, (p.speedMetersPerSecond ?? 0) > options.oppositeSpeed { continue }
+                    let diff = off / options.courseSigmaDegrees
                     e -= 0.5 * diff * diff
                 }
                 if let r = route, r.contains(d.raw) { e += options.routeBonus }
@@ -164,18 +229,34 @@ public struct HMMMatcher {
         return out
     }
 
-    private func matched(_ c: Candidate, column: [Candidate]) -> MatchedPosition {
-        let rec = map.edge(c.edge.edge)
+    private mutating func matched(_ c: Candidate, column: [Candidate]) -> MatchedPosition {
         let total = column.reduce(0.0) { $0 + ($1.score > -Double.infinity ? exp($1.score) : 0) }
         let confidence = total > 0 ? exp(c.score) / total : 0
-        return MatchedPosition(edge: c.edge, offsetMeters: c.offset, coordinate: c.point, roadName: map.name(rec.nameID),
-                               roadRef: map.name(rec.refID), speedLimitKmh: map.maxspeedKmh(of: c.edge),
-                               confidence: confidence, distanceMeters: c.distance)
+        // consecutive answers are mostly on the same directed edge: its details are kept
+        if lastRoad?.edge != c.edge {
+            let rec = map.edge(c.edge.edge)
+            lastRoad = (c.edge, names.name(rec.nameID, map), names.name(rec.refID, map), map.maxspeedKmh(of: c.edge))
+        }
+        let road = lastRoad!
+        return MatchedPosition(edge: c.edge, offsetMeters: c.offset, coordinate: c.point, roadName: road.name,
+                               roadRef: road.ref, speedLimitKmh: road.limit, confidence: confidence, distanceMeters: c.distance)
     }
 
     private func unmatched(_ c: Coordinate) -> MatchedPosition {
         MatchedPosition(edge: nil, offsetMeters: 0, coordinate: c, roadName: "", roadRef: "", speedLimitKmh: nil,
                         confidence: 0, distanceMeters: .infinity)
+    }
+}
+
+/// Strings of the map's name table, decoded once.
+struct NameCache {
+    private var strings: [UInt32: String] = [:]
+    mutating func name(_ id: UInt32, _ map: RoadMap) -> String {
+        if id == 0 { return "" }
+        if let s = strings[id] { return s }
+        let s = map.name(id)
+        strings[id] = s
+        return s
     }
 }
 
@@ -196,6 +277,36 @@ struct PathFinder {
         stamp = [UInt32](repeating: 0, count: map.nodeCount)
     }
 
+    /// Binary min-heap on distance.
+    private mutating func push(_ d: Double, _ v: UInt32) {
+        heap.append((d, v))
+        var i = heap.count - 1
+        while i > 0 {
+            let p = (i - 1) / 2
+            if heap[p].0 <= heap[i].0 { break }
+            heap.swapAt(p, i)
+            i = p
+        }
+    }
+
+    private mutating func popMin() -> (Double, UInt32)? {
+        guard let last = heap.popLast() else { return nil }
+        guard !heap.isEmpty else { return last }
+        let top = heap[0]
+        heap[0] = last
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < heap.count, heap[l].0 < heap[m].0 { m = l }
+            if r < heap.count, heap[r].0 < heap[m].0 { m = r }
+            if m == i { break }
+            heap.swapAt(i, m)
+            i = m
+        }
+        return top
+    }
+
     /// Metres from a to b driving forward, nil beyond `limit` or unreachable.
     mutating func distance(from a: HMMMatcher.Candidate, to b: HMMMatcher.Candidate, limit: Double) -> Double? {
         if a.edge == b.edge {
@@ -206,7 +317,8 @@ struct PathFinder {
         if a.edge == b.edge.opposite { return nil }
         let rest = map.lengthMeters(ofEdge: a.edge.edge) - a.offset
         let from = map.target(of: a.edge), to = map.source(of: b.edge)
-        guard let between = nodeDistance(from, to, limit: limit - rest - b.offset) else { return nil }
+        // the search's bound does not depend on b, so one search answers every b from a
+        guard let between = nodeDistance(from, to, limit: limit - rest), rest + between + b.offset <= limit else { return nil }
         return rest + between + b.offset
     }
 
@@ -221,25 +333,41 @@ struct PathFinder {
         heap.removeAll(keepingCapacity: true)
         dist[Int(s)] = 0
         stamp[Int(s)] = generation
-        heap.append((0, s))
-        while !heap.isEmpty {
-            // small searches: a linear minimum is as fast as a heap
-            var m = 0
-            for i in 1..<heap.count where heap[i].0 < heap[m].0 { m = i }
-            heap.swapAt(m, heap.count - 1)
-            let (d, u) = heap.removeLast()
+        push(0, s)
+        while let (d, u) = popMin() {
             if d > dist[Int(u)] { continue }
-            map.forEachOutgoing(u) { e in
+            for k in map.outgoingRange(u) {
+                let e = map.outgoingEdge(at: k)
                 let v = map.target(of: e)
                 let nd = d + map.lengthMeters(ofEdge: e.edge)
                 if nd <= limit, stamp[Int(v)] != generation || nd < dist[Int(v)] {
                     stamp[Int(v)] = generation
                     dist[Int(v)] = nd
-                    heap.append((nd, v))
+                    push(nd, v)
                 }
             }
         }
         lastSource = (s, limit, generation)
         return stamp[Int(t)] == generation ? dist[Int(t)] : nil
+    }
+}
+
+extension HMMMatcher {
+    /// Length of the road path through a sequence of matches (driving forward from each to the
+    /// next), metres; what a matched track "drove".
+    public static func pathLength(_ matches: [MatchedPosition], map: RoadMap) -> Double {
+        var finder = PathFinder(map: map)
+        var total = 0.0
+        var previous: Candidate?
+        for m in matches {
+            guard let e = m.edge else { continue }
+            let c = Candidate(edge: e, offset: m.offsetMeters, point: m.coordinate, distance: 0, bearing: 0, emission: 0)
+            if let p = previous {
+                let straight = p.point.distance(to: c.point)
+                total += finder.distance(from: p, to: c, limit: straight * 3 + 500) ?? straight
+            }
+            previous = c
+        }
+        return total
     }
 }

@@ -14,9 +14,9 @@ public struct KalmanFilter: Sendable {
 
     public private(set) var time: Double
     public private(set) var projection: LocalProjection
-    /// State and covariance (row-major 4×4).
-    private var x: [Double]
-    private var p: [Double]
+    /// State and covariance (row-major 4×4), in SIMD storage: no heap traffic per fix.
+    private var x: SIMD4<Double>
+    private var p: SIMD16<Double>
 
     /// Starts at a first position with its standard deviation (m) and optional velocity (m/s east, north).
     public init(time: Double, position: Coordinate, sigma: Double, velocity: (Double, Double)?, velocitySigma: Double) {
@@ -105,7 +105,7 @@ public struct KalmanFilter: Sendable {
             if d2 > gate { return false }
         }
         // K = P Hᵀ S⁻¹ (4×2): column j of P at the measured components
-        var k = [Double](repeating: 0, count: 8)
+        var k = SIMD8<Double>()
         for row in 0..<4 {
             let a = p[row * 4 + o], b = p[row * 4 + o + 1]
             k[row * 2] = a * i00 + b * i10

@@ -250,6 +250,15 @@ extension DriveSimulator {
             let second = try router.route([via, b], headingDegrees: heading)
             return (planned, Route(legs: first.legs + second.legs, waypoints: [a, via, b]))
         }
-        throw RoutingError.noRoute(from: 0, to: 1)
+        throw SimulationError.noSuchTurn(k, turns)
+    }
+}
+
+public enum SimulationError: Error, CustomStringConvertible {
+    case noSuchTurn(Int, Int)
+    public var description: String {
+        switch self {
+        case let .noSuchTurn(k, turns): return "cannot miss turn \(k): the route passes \(turns) junctions with another road to take"
+        }
     }
 }

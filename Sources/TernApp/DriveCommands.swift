@@ -9,7 +9,8 @@ import Speech
 /// `tern simulate`, `tern replay`, `tern demo`.
 enum DriveCommands {
     static func simulate(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["map", "from", "to", "via", "seed", "noise", "o", "output", "start"], switches: [])
+        let a = try Arguments(args, valued: ["map", "from", "to", "via", "seed", "noise", "o", "output", "start", "outage", "wrong-turn"],
+                              switches: [])
         let mapPath = try a.require("map")
         guard let from = try a.coordinate("from"), let to = try a.coordinate("to") else { throw UsageError("simulate needs --from and --to") }
         guard let out = a.value("o") ?? a.value("output") else { throw UsageError("missing -o D.nmea") }
@@ -22,14 +23,37 @@ enum DriveCommands {
             guard let t = parseISO8601(s) else { throw UsageError("--start \(s): expected YYYY-MM-DDTHH:MM:SSZ") }
             options.startTime = t
         }
+        for spec in a.all("outage") {
+            // S@T: S seconds without a fix, starting T seconds into the drive
+            let parts = spec.split(separator: "@")
+            guard parts.count == 2, let seconds = Double(parts[0]), let start = Double(parts[1]), seconds > 0, start >= 0,
+                  seconds.isFinite, start.isFinite else {
+                throw UsageError("--outage \(spec): expected SECONDS@START, e.g. 40@120")
+            }
+            options.outages.append((start: start, seconds: seconds))
+        }
+        let simulator = DriveSimulator(map: map, options: options)
+        let vias = try a.coordinates("via")
         let route: Route
-        do { route = try Router(map: map).route([from] + (try a.coordinates("via")) + [to]) } catch { throw CommandError("\(error)") }
-        let fixes = DriveSimulator(map: map, options: options).drive(route)
+        var note = ""
+        if let k = a.value("wrong-turn") {
+            guard let turn = Int(k), turn >= 1 else { throw UsageError("--wrong-turn \(k): expected the number of a turn (1 = the first)") }
+            guard vias.isEmpty else { throw UsageError("--wrong-turn works on a drive without --via") }
+            do {
+                let (planned, driven) = try simulator.wrongTurn(from: from, to: to, at: turn)
+                route = driven
+                note = String(format: ", turn %d missed (planned %.2f km)", turn, planned.distanceMeters / 1000)
+            } catch { throw CommandError("\(error)") }
+        } else {
+            do { route = try Router(map: map).route([from] + vias + [to]) } catch { throw CommandError("\(error)") }
+        }
+        let fixes = simulator.drive(route)
         do {
             try DriveSimulator.nmea(fixes).write(toFile: out, atomically: true, encoding: .utf8)
         } catch { throw CommandError("\(out): cannot write: \(error.localizedDescription)") }
-        printError(String(format: "tern simulate: %@: %d fixes, %.0f s, %.2f km", out, fixes.count,
-                          (fixes.last?.time ?? 0) - (fixes.first?.time ?? 0), route.distanceMeters / 1000))
+        let noFix = fixes.filter { $0.mode < .twoD }.count
+        printError(String(format: "tern simulate: %@: %d epochs (%d without a fix), %.0f s, %.2f km%@", out, fixes.count, noFix,
+                          (fixes.last?.time ?? 0) - (fixes.first?.time ?? 0), route.distanceMeters / 1000, note))
         return 0
     }
 

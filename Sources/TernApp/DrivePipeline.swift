@@ -81,7 +81,8 @@ final class DrivePipeline {
             }
         case .noFix(let time):
             if firstNoFix == nil { firstNoFix = time }
-            if let since = firstNoFix, time - since >= gpsLostAfterSeconds { apply(.gpsLost(time: since)) }
+            // lost only once there was a fix (before the first fix the receiver is still starting)
+            if lastFix != nil, let since = firstNoFix, time - since >= gpsLostAfterSeconds { apply(.gpsLost(time: since)) }
             // dead reckoning along the road (the route's when guiding) until a fix returns
             let follower = RoadFollower(map: map, route: currentRoute()?.edges ?? [])
             if let estimate = positioning.predict(to: time, road: follower) {

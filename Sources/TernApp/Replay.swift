@@ -131,13 +131,11 @@ enum Replay {
         let epochSeconds = fixes.count > 1 ? max(0.05, (lastFixTime - fixes[0].time) / Double(fixes.count - 1)) : 1
         let cycle = epochSeconds / o.rate / perEpoch
         // gpsfake starts writing before gpsd has opened its pty and before our client watches:
-        // lead in with the first epoch repeated for ~3 s so no real epoch is lost (the client
-        // keeps one fix per epoch time, so the repeats collapse into the first fix).
-        let firstEpoch = leadingEpoch(lines)
-        let repeats = Int((3.0 / max(cycle * Double(firstEpoch.count), 0.001)).rounded(.up))
-        var paced = [String]()
-        for _ in 0..<max(1, repeats) { paced += firstEpoch }
-        paced += lines
+        // lead in for ~3 s with epochs without a fix, dated before the log's first fix, so no
+        // real epoch is lost, and gpsd has learnt the receiver's cycle before the first real
+        // fix (whatever moment the client connected at, the fixes it gets are the same).
+        let leadIn = leadInEpochs(before: fixes.first?.time ?? 0, cycle: cycle, seconds: 3)
+        let paced = leadIn + lines
         let pacedPath = (workDirectory as NSString).appendingPathComponent(".replay-input.nmea")
         try (paced.joined(separator: "\r\n") + "\r\n").write(toFile: pacedPath, atomically: true, encoding: .utf8)
         defer { unlink(pacedPath) }
@@ -182,25 +180,15 @@ enum Replay {
         if let failure { printError("tern: \(failure)") }
     }
 
-    /// The sentences of the first epoch that has a fix.
-    static func leadingEpoch(_ lines: [String]) -> [String] {
-        var parser = NMEAParser()
-        var epoch = [String]()
-        var epochTime: Substring?
-        for l in lines {
-            let f = l.split(separator: ",", omittingEmptySubsequences: false)
-            let type = f.first.map { $0.suffix(3) } ?? ""
-            let time: Substring? = (type == "RMC" || type == "GGA" || type == "GNS") && f.count > 1 ? f[1] : nil
-            if let t = time, t != epochTime {
-                if parser.feed(line: l) != nil { return epoch }  // the previous epoch had a fix
-                epoch = [l]
-                epochTime = t
-                continue
-            }
-            _ = parser.feed(line: l)
-            epoch.append(l)
+    /// Epochs without a fix, one a second up to a second before `time`, enough to last `seconds`
+    /// of wall time at `cycle` seconds a sentence.
+    static func leadInEpochs(before time: Double, cycle: Double, seconds: Double) -> [String] {
+        let perEpoch = NMEAWriter.sentences(for: GPSFix(time: time, coordinate: Coordinate(latitude: .nan, longitude: .nan), mode: .noFix)).count
+        let count = max(1, Int((seconds / max(cycle * Double(perEpoch), 0.001)).rounded(.up)))
+        return (0..<count).flatMap { k in
+            NMEAWriter.sentences(for: GPSFix(time: floor(time) - Double(count - k), coordinate: Coordinate(latitude: .nan, longitude: .nan),
+                                             mode: .noFix))
         }
-        return epoch
     }
 }
 

@@ -9,7 +9,10 @@ public enum TernCLI {
           map-info MAP [--json] [--verify]              what a map holds; --verify checks it
           route --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--lang L] [--units metric|imperial] [--json]
           route --map MAP --queries Q.json --json       batch routing (../shared/data/bench/*-queries.json)
-          simulate --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--seed N] [--noise M] -o D.nmea
+          match --map MAP --trace T.(gpx|nmea|json) [--json] [--sigma M]
+                                                        match a recorded track to the roads
+          simulate --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--seed N] [--noise M]
+           [--outage SECONDS@START]... [--wrong-turn K] -o D.nmea
           replay D.nmea --map MAP --to LAT,LON [--via LAT,LON]... [--rate X] [--log-dir DIR] [--direct]
                  [--device PCM | --wav FILE | --mute] [--console DEV [--baud N]] [--quiet]
           demo [--rate X] [--log-dir DIR] [--device PCM | --wav FILE | --mute]
@@ -18,6 +21,8 @@ public enum TernCLI {
           say TEXT [--lang L] [--device PCM | --wav FILE]
           check-features FILE_OR_DIR... [--json] [--verbose]
                                                         OSRM scenario files; NAME: passed/total per file
+          bench-match --map MAP --queries Q.json [--noise M] [--drives N] [--export DIR] [--json]
+                                                        positioning and matching accuracy and cost on simulated drives
           bench --map MAP --queries Q.json [--passes N] [--json]
                                                         routing figures (build with -c release)
         """
@@ -40,6 +45,8 @@ public enum TernCLI {
             case "run": return try await RunCommand.run(rest)
             case "say": return try SayCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
+            case "match": return try MatchCommand.run(rest)
+            case "bench-match": return try BenchMatchCommand.run(rest)
             case "check-features": return try CheckFeaturesCommand.run(rest)
             case "-h", "--help", "help":
                 printOut(usage)

@@ -21,6 +21,13 @@ public enum TestMaps {
         })
     }
 
+    /// Any OSM file under ../shared/data (e.g. "traces/novi-sad/issue-70.osm.pbf") as a .tmap.
+    public static func shared(_ relative: String) throws -> RoadMap {
+        try RoadMap(path: path(for: relative.replacingOccurrences(of: "/", with: "_")) { out in
+            try MapCompiler.compile(input: SharedData.path(relative), output: out)
+        })
+    }
+
     /// Imports a scenario map to a fresh .tmap.
     public static func scenario(_ m: ScenarioMap, name: String = UUID().uuidString) throws -> RoadMap {
         let osm = dir.file("\(name).osm"), out = dir.file("\(name).tmap")

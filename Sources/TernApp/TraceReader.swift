@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Geo
+import GPSInput
+
+/// A recorded track to match: points with a time when the file has one.
+struct TracePoint: Sendable {
+    var time: Double?
+    var coordinate: Coordinate
+    var speed: Double?
+    var course: Double?
+}
+
+/// Reads tracks: GPX 1.0/1.1 (trkpt; a file with only a route or waypoints is refused), NMEA logs (each epoch with a fix),
+/// and JSON (Barefoot's `[{"point": "POINT(lon lat)", "time": ...}]`, or `[[lat, lon], ...]`).
+enum TraceReader {
+    static func read(_ path: String) throws -> [TracePoint] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("\(path): cannot read") }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".gpx") { return try gpx(data, path: path) }
+        if lower.hasSuffix(".json") { return try json(data, path: path) }
+        let (fixes, _) = NMEAFile.parse(data)
+        return fixes.map { TracePoint(time: $0.time, coordinate: $0.coordinate, speed: $0.speedMetersPerSecond, course: $0.courseDegrees) }
+    }
+
+    static func gpx(_ data: Data, path: String) throws -> [TracePoint] {
+        final class Delegate: NSObject, XMLParserDelegate {
+            var points: [String: [TracePoint]] = ["trkpt": [], "rtept": [], "wpt": []]
+            var current: (String, TracePoint)?
+            var text = ""
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                        attributes: [String: String] = [:]) {
+                text = ""
+                if points[name] != nil, let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init) {
+                    current = (name, TracePoint(time: nil, coordinate: Coordinate(latitude: lat, longitude: lon)))
+                }
+            }
+            func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+            func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+                if name == "time", current != nil { current!.1.time = TraceReader.isoTime(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                if let (kind, p) = current, kind == name { points[kind]!.append(p); current = nil }
+            }
+        }
+        let parser = XMLParser(data: data)
+        let d = Delegate()
+        parser.delegate = d
+        guard parser.parse() else {
+            throw CommandError("\(path): not valid GPX (line \(parser.lineNumber): \(parser.parserError?.localizedDescription ?? "parse error"))")
+        }
+        if let track = d.points["trkpt"], !track.isEmpty { return track }
+        // a route (rte) or waypoints are a plan, not a recorded drive: nothing to match
+        let rte = d.points["rtept"]?.count ?? 0, wpt = d.points["wpt"]?.count ?? 0
+        if rte + wpt > 0 {
+            throw CommandError("\(path): no tracks found: the GPX holds \(rte) route points and \(wpt) waypoints but no <trk> (a recorded track is needed to match)")
+        }
+        throw CommandError("\(path): no tracks found: no <trkpt> in the GPX")
+    }
+
+    static func json(_ data: Data, path: String) throws -> [TracePoint] {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [Any] else { throw CommandError("\(path): expected a JSON array of points") }
+        var out = [TracePoint]()
+        for (i, item) in root.enumerated() {
+            if let o = item as? [String: Any], let wkt = o["point"] as? String,
+               let m = wkt.firstMatch(of: /POINT\s*\(\s*([-\d.]+)\s+([-\d.]+)\s*\)/), let lon = Double(m.1), let lat = Double(m.2) {
+                out.append(TracePoint(time: (o["time"] as? String).flatMap(isoTime), coordinate: Coordinate(latitude: lat, longitude: lon)))
+            } else if let pair = item as? [Double], pair.count >= 2 {
+                out.append(TracePoint(time: nil, coordinate: Coordinate(latitude: pair[0], longitude: pair[1])))
+            } else {
+                throw CommandError("\(path): point \(i): expected {\"point\": \"POINT(lon lat)\"} or [lat, lon]")
+            }
+        }
+        return out
+    }
+
+    /// ISO 8601 and Barefoot's "2014-09-10 06:54:07+0200", with or without fractions.
+    static func isoTime(_ s: String) -> Double? {
+        let f = ISO8601DateFormatter()
+        var text = s.replacingOccurrences(of: " ", with: "T")
+        if let m = text.firstMatch(of: /([+-]\d\d)(\d\d)$/) { text = String(text.dropLast(5)) + "\(m.1):\(m.2)" }
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: text) { return d.timeIntervalSince1970 }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: text)?.timeIntervalSince1970
+    }
+}
