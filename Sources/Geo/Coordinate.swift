@@ -46,6 +46,16 @@ extension Coordinate {
         return 2 * Earth.radiusMeters * asin(min(1, sqrt(a)))
     }
 
+    /// Distance to a nearby point (up to tens of kilometres) on the equirectangular projection
+    /// at the mean latitude, metres: within 0.1% of `distance(to:)` there, at a third of its cost
+    /// (one cosine instead of six trigonometric calls). For fix-to-fix steps.
+    public func shortDistance(to other: Coordinate) -> Double {
+        let dLat = (other.latitude - latitude) * .pi / 180
+        let dLon = Angle.normalizedLongitude(other.longitude - longitude) * .pi / 180
+        let x = dLon * cos((latitude + other.latitude) * .pi / 360)
+        return Earth.radiusMeters * (x * x + dLat * dLat).squareRoot()
+    }
+
     /// Initial bearing to `other` in degrees clockwise from true north, in [0, 360).
     public func bearing(to other: Coordinate) -> Double {
         let lat1 = latitude * .pi / 180, lat2 = other.latitude * .pi / 180

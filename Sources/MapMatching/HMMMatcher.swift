@@ -87,7 +87,7 @@ public struct HMMMatcher {
         }
         var restart = true
         if let prev = columns.last {
-            let straight = prev.coordinate.distance(to: p.coordinate)
+            let straight = prev.coordinate.shortDistance(to: p.coordinate)
             let dt = max(0.5, p.time - prev.time)
             // farther along the roads than this is not a transition worth following (a loop between
             // two 1 Hz fixes adds metres, not hundreds)
@@ -117,7 +117,8 @@ public struct HMMMatcher {
             // candidates no path reached are kept out of this chain
             for j in cands.indices where cands[j].back < 0 { cands[j].score = -Double.infinity }
         }
-        let top = cands.map(\.score).max() ?? 0
+        var top = -Double.infinity
+        for c in cands where c.score > top { top = c.score }
         for j in cands.indices where cands[j].score > -Double.infinity { cands[j].score -= top }
         columns.append(Column(index: index, time: p.time, coordinate: p.coordinate, candidates: cands, restart: restart))
         decide(keep: options.lag)
@@ -195,6 +196,7 @@ public struct HMMMatcher {
     /// Scratch for the transition step and the decisions (kept to spare allocations per fix).
     private var best: [Double] = [], back: [Int] = []
     private var picks: [(Int, Int)] = []
+    private var near: [Snap] = []
     /// The last answer's edge with its name, ref and limit.
     private var lastRoad: (edge: DirectedEdge, name: String, ref: String, limit: Double?)?
     /// Road names already read from the map (a fix's answer should not decode strings).
@@ -204,12 +206,13 @@ public struct HMMMatcher {
 
     private mutating func candidates(for p: FilteredPosition, sigma: Double, route: Set<UInt32>?) -> [Candidate] {
         let radius = max(options.radiusMeters, 4 * sigma)
-        let near = roads.nearest(to: p.coordinate, radius: radius, limit: options.maxCandidates)
+        roads.nearest(to: p.coordinate, radius: radius, limit: options.maxCandidates, into: &near)
         var out = [Candidate]()
         out.reserveCapacity(near.count * 2)
         for s in near {
             let flags = map.flags(ofEdge: s.edge)
-            for reversed in [false, true] {
+            for direction in 0..<2 {
+                let reversed = direction == 1
                 guard flags.contains(reversed ? .backward : .forward) else { continue }
                 let d = DirectedEdge(edge: s.edge, reversed: reversed)
                 let bearing = reversed ? Angle.normalized(s.bearingDegrees + 180) : s.bearingDegrees

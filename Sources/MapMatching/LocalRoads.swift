@@ -27,6 +27,11 @@ struct LocalRoads {
     private var shapeLength: [Double] = []
     /// Shape points in the frame and the distance along their edge's shape to each.
     private var xs: [Double] = [], ys: [Double] = [], along: [Double] = []
+    /// Per shape point after a run's first: the bearing of the segment ending there, degrees.
+    private var segmentBearing: [Double] = []
+    /// Per shape point after a run's first: 1 / the squared length of the segment ending there
+    /// (0 for a segment of no length), so the projection needs no division.
+    private var inverseLength2: [Double] = []
     /// Runs of at most `chunk` segments of one copied edge (points first...last), and their boxes.
     private var chunkEdge: [Int32] = [], chunkFirst: [Int32] = [], chunkLast: [Int32] = []
     private var chunkBox: [SIMD4<Double>] = []  // minX, minY, maxX, maxY
@@ -63,7 +68,15 @@ struct LocalRoads {
 
     /// The nearest edges within `radius` of `c`, closest first, at most `limit`.
     mutating func nearest(to c: Coordinate, radius: Double, limit: Int) -> [Snap] {
-        guard c.latitude.isFinite, c.longitude.isFinite, radius.isFinite, radius > 0 else { return [] }
+        var out = [Snap]()
+        nearest(to: c, radius: radius, limit: limit, into: &out)
+        return out
+    }
+
+    /// The same, written into `out` (a buffer the caller keeps between fixes).
+    mutating func nearest(to c: Coordinate, radius: Double, limit: Int, into out: inout [Snap]) {
+        out.removeAll(keepingCapacity: true)
+        guard c.latitude.isFinite, c.longitude.isFinite, radius.isFinite, radius > 0 else { return }
         if origin == nil || ruler.distance(c, origin!) > 10_000 {
             origin = c
             ruler = CheapRuler(latitude: c.latitude)
@@ -105,34 +118,36 @@ struct LocalRoads {
             for k in Int(chunkFirst[ch] + 1)...Int(chunkLast[ch]) {
                 let ax = xs[k - 1], ay = ys[k - 1]
                 let sx = xs[k] - ax, sy = ys[k] - ay
-                let len2 = sx * sx + sy * sy
-                let t = len2 > 0 ? min(1, max(0, ((px - ax) * sx + (py - ay) * sy) / len2)) : 0
+                let t = min(1, max(0, ((px - ax) * sx + (py - ay) * sy) * inverseLength2[k]))
                 let qx = ax + sx * t, qy = ay + sy * t
                 let d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy)
                 if d2 < bestD2 || (bestK < 0 && d2 <= bestD2) { bestK = k; bestD2 = d2; bestT = t; bestQX = qx; bestQY = qy }
             }
             if bestK > 0 {
                 let slot = chunkEdge[ch]
-                hits.append(Hit(distance: bestD2.squareRoot(), edge: edges[Int(slot)], slot: slot, k: Int32(bestK), t: bestT, qx: bestQX, qy: bestQY))
+                let hit = Hit(distance: bestD2.squareRoot(), edge: edges[Int(slot)], slot: slot, k: Int32(bestK), t: bestT, qx: bestQX, qy: bestQY)
+                // the runs of one copied edge come one after another: keep only its closest
+                if let last = hits.last, last.slot == slot {
+                    if hit.distance < last.distance { hits[hits.count - 1] = hit }
+                } else {
+                    hits.append(hit)
+                }
             }
         }
         // an edge met in several runs or cells: keep its closest point
         hits.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.edge < $1.edge) }
-        var out = [Snap]()
-        out.reserveCapacity(limit)
         for h in hits where !out.contains(where: { $0.edge == h.edge }) {
             // offset and bearing only for what is returned
             let k = Int(h.k), slot = Int(h.slot)
             var offset = along[k - 1] + h.t * (along[k] - along[k - 1])
             let stored = storedLength[slot]
             if shapeLength[slot] > 0 { offset *= stored / shapeLength[slot] }
-            let bearing = Angle.normalized(atan2(xs[k] - xs[k - 1], ys[k] - ys[k - 1]) * 180 / .pi)
+            let bearing = segmentBearing[k]
             let point = Coordinate(latitude: o.latitude + h.qy / ruler.ky, longitude: o.longitude + h.qx / ruler.kx)
             out.append(Snap(edge: h.edge, offsetMeters: offset, edgeLengthMeters: stored, point: point, distanceMeters: h.distance,
                             bearingDegrees: bearing))
             if out.count == limit { break }
         }
-        return out
     }
 
     /// Collects the runs listed under the sub-cells of one cell that a circle covers, whose box
@@ -165,6 +180,8 @@ struct LocalRoads {
         xs.removeAll(keepingCapacity: true)
         ys.removeAll(keepingCapacity: true)
         along.removeAll(keepingCapacity: true)
+        segmentBearing.removeAll(keepingCapacity: true)
+        inverseLength2.removeAll(keepingCapacity: true)
         chunkEdge.removeAll(keepingCapacity: true)
         chunkFirst.removeAll(keepingCapacity: true)
         chunkLast.removeAll(keepingCapacity: true)
@@ -212,7 +229,16 @@ struct LocalRoads {
                 if end == k { k += 1; continue }
                 used = true
                 let base = xs.count - (k - 1)
-                for q in (k - 1)..<end { xs.append(tx[q]); ys.append(ty[q]); along.append(ta[q]) }
+                for q in (k - 1)..<end {
+                    xs.append(tx[q]); ys.append(ty[q]); along.append(ta[q])
+                    if q == k - 1 {
+                        segmentBearing.append(0); inverseLength2.append(0)
+                    } else {
+                        let sx = tx[q] - tx[q - 1], sy = ty[q] - ty[q - 1], len2 = sx * sx + sy * sy
+                        segmentBearing.append(Angle.normalized(atan2(sx, sy) * 180 / .pi))
+                        inverseLength2.append(len2 > 0 ? 1 / len2 : 0)
+                    }
+                }
                 var a = k - 1
                 while a < end - 1 {
                     let b = min(a + chunk, end - 1)

@@ -34,7 +34,7 @@ public struct FixGate: Sendable {
             backwardsInARow = 0
             let dt = fix.time - l.time
             // Only judge over short gaps: after a long outage any distance is possible.
-            if dt < 30, l.coordinate.distance(to: fix.coordinate) / dt > maximumSpeedMetersPerSecond + accuracy / dt {
+            if dt < 30, l.coordinate.shortDistance(to: fix.coordinate) / dt > maximumSpeedMetersPerSecond + accuracy / dt {
                 return .failure(.init(.impossibleSpeed))
             }
         }
