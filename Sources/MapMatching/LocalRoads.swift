@@ -25,13 +25,11 @@ struct LocalRoads {
     private var edges: [UInt32] = []
     private var storedLength: [Double] = []
     private var shapeLength: [Double] = []
-    /// Shape points in the frame and the distance along their edge's shape to each.
-    private var xs: [Double] = [], ys: [Double] = [], along: [Double] = []
+    /// Shape points in the frame: (x, y, 1 / squared length of the segment ending there or 0
+    /// for a run's first point or a segment of no length, distance along the edge's shape).
+    private var points: [SIMD4<Double>] = []
     /// Per shape point after a run's first: the bearing of the segment ending there, degrees.
     private var segmentBearing: [Double] = []
-    /// Per shape point after a run's first: 1 / the squared length of the segment ending there
-    /// (0 for a segment of no length), so the projection needs no division.
-    private var inverseLength2: [Double] = []
     /// Runs of at most `chunk` segments of one copied edge (points first...last), and their boxes.
     private var chunkEdge: [Int32] = [], chunkFirst: [Int32] = [], chunkLast: [Int32] = []
     private var chunkBox: [SIMD4<Double>] = []  // minX, minY, maxX, maxY
@@ -109,37 +107,13 @@ struct LocalRoads {
             cachedReach = reach
         }
         hits.removeAll(keepingCapacity: true)
-        for ch32 in cached {
-            let ch = Int(ch32)
-            let b = chunkBox[ch]
-            let dx = max(b.x - px, 0, px - b.z), dy = max(b.y - py, 0, py - b.w)
-            if dx * dx + dy * dy > r2 { continue }
-            var bestK = -1, bestD2 = r2, bestT = 0.0, bestQX = 0.0, bestQY = 0.0
-            for k in Int(chunkFirst[ch] + 1)...Int(chunkLast[ch]) {
-                let ax = xs[k - 1], ay = ys[k - 1]
-                let sx = xs[k] - ax, sy = ys[k] - ay
-                let t = min(1, max(0, ((px - ax) * sx + (py - ay) * sy) * inverseLength2[k]))
-                let qx = ax + sx * t, qy = ay + sy * t
-                let d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy)
-                if d2 < bestD2 || (bestK < 0 && d2 <= bestD2) { bestK = k; bestD2 = d2; bestT = t; bestQX = qx; bestQY = qy }
-            }
-            if bestK > 0 {
-                let slot = chunkEdge[ch]
-                let hit = Hit(distance: bestD2.squareRoot(), edge: edges[Int(slot)], slot: slot, k: Int32(bestK), t: bestT, qx: bestQX, qy: bestQY)
-                // the runs of one copied edge come one after another: keep only its closest
-                if let last = hits.last, last.slot == slot {
-                    if hit.distance < last.distance { hits[hits.count - 1] = hit }
-                } else {
-                    hits.append(hit)
-                }
-            }
-        }
+        scan(px: px, py: py, r2: r2)
         // an edge met in several runs or cells: keep its closest point
         hits.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.edge < $1.edge) }
         for h in hits where !out.contains(where: { $0.edge == h.edge }) {
             // offset and bearing only for what is returned
             let k = Int(h.k), slot = Int(h.slot)
-            var offset = along[k - 1] + h.t * (along[k] - along[k - 1])
+            var offset = points[k - 1].w + h.t * (points[k].w - points[k - 1].w)
             let stored = storedLength[slot]
             if shapeLength[slot] > 0 { offset *= stored / shapeLength[slot] }
             let bearing = segmentBearing[k]
@@ -147,6 +121,42 @@ struct LocalRoads {
             out.append(Snap(edge: h.edge, offsetMeters: offset, edgeLengthMeters: stored, point: point, distanceMeters: h.distance,
                             bearingDegrees: bearing))
             if out.count == limit { break }
+        }
+    }
+
+    /// The closest point of each copied edge's runs in `cached` within √r2 of (px, py), into `hits`.
+    private mutating func scan(px: Double, py: Double, r2: Double) {
+        points.withUnsafeBufferPointer { pts in
+            chunkBox.withUnsafeBufferPointer { boxes in
+                for ch32 in cached {
+                    let ch = Int(ch32)
+                    let b = boxes[ch]
+                    let dx = max(b.x - px, 0, px - b.z), dy = max(b.y - py, 0, py - b.w)
+                    if dx * dx + dy * dy > r2 { continue }
+                    var bestK = -1, bestD2 = r2, bestT = 0.0, bestQX = 0.0, bestQY = 0.0
+                    var a = pts[Int(chunkFirst[ch])]
+                    for k in Int(chunkFirst[ch] + 1)...Int(chunkLast[ch]) {
+                        let e = pts[k]
+                        let sx = e.x - a.x, sy = e.y - a.y
+                        let t = min(1, max(0, ((px - a.x) * sx + (py - a.y) * sy) * e.z))
+                        let qx = a.x + sx * t, qy = a.y + sy * t
+                        let d2 = (px - qx) * (px - qx) + (py - qy) * (py - qy)
+                        if d2 < bestD2 || (bestK < 0 && d2 <= bestD2) { bestK = k; bestD2 = d2; bestT = t; bestQX = qx; bestQY = qy }
+                        a = e
+                    }
+                    if bestK > 0 {
+                        let slot = chunkEdge[ch]
+                        let hit = Hit(distance: bestD2.squareRoot(), edge: edges[Int(slot)], slot: slot, k: Int32(bestK), t: bestT,
+                                      qx: bestQX, qy: bestQY)
+                        // the runs of one copied edge come one after another: keep only its closest
+                        if let last = hits.last, last.slot == slot {
+                            if hit.distance < last.distance { hits[hits.count - 1] = hit }
+                        } else {
+                            hits.append(hit)
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -177,11 +187,8 @@ struct LocalRoads {
         edges.removeAll(keepingCapacity: true)
         storedLength.removeAll(keepingCapacity: true)
         shapeLength.removeAll(keepingCapacity: true)
-        xs.removeAll(keepingCapacity: true)
-        ys.removeAll(keepingCapacity: true)
-        along.removeAll(keepingCapacity: true)
+        points.removeAll(keepingCapacity: true)
         segmentBearing.removeAll(keepingCapacity: true)
-        inverseLength2.removeAll(keepingCapacity: true)
         chunkEdge.removeAll(keepingCapacity: true)
         chunkFirst.removeAll(keepingCapacity: true)
         chunkLast.removeAll(keepingCapacity: true)
@@ -228,15 +235,15 @@ struct LocalRoads {
                       min(ty[end - 1], ty[end]) <= maxY + pad, max(ty[end - 1], ty[end]) >= minY - pad { end += 1 }
                 if end == k { k += 1; continue }
                 used = true
-                let base = xs.count - (k - 1)
+                let base = points.count - (k - 1)
                 for q in (k - 1)..<end {
-                    xs.append(tx[q]); ys.append(ty[q]); along.append(ta[q])
                     if q == k - 1 {
-                        segmentBearing.append(0); inverseLength2.append(0)
+                        segmentBearing.append(0)
+                        points.append(SIMD4(tx[q], ty[q], 0, ta[q]))
                     } else {
                         let sx = tx[q] - tx[q - 1], sy = ty[q] - ty[q - 1], len2 = sx * sx + sy * sy
                         segmentBearing.append(Angle.normalized(atan2(sx, sy) * 180 / .pi))
-                        inverseLength2.append(len2 > 0 ? 1 / len2 : 0)
+                        points.append(SIMD4(tx[q], ty[q], len2 > 0 ? 1 / len2 : 0, ta[q]))
                     }
                 }
                 var a = k - 1
