@@ -20,6 +20,9 @@ public struct FeatureRunner {
         public var passed = 0
         public var total = 0
         public var failures: [Failure] = []
+        /// Rows judged on route and turns only, with the expectation columns left unchecked
+        /// (lanes, intersections, ...), by column.
+        public var unchecked: [String: Int] = [:]
     }
 
     let workDirectory: String
@@ -138,6 +141,7 @@ struct ScenarioState {
             guard let b = build(&result, rows: table.count, step: step) else { return }
             for row in table {
                 result.total += 1
+                for c in RouteCheck.unchecked(row) { result.unchecked[c, default: 0] += 1 }
                 if let why = RouteCheck(state: self, map: b.map, scenarioMap: b.scenario).check(row) {
                     result.failures.append(.init(scenario: scenario, line: row.line, reason: why))
                 } else {

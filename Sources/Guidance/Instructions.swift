@@ -2,52 +2,80 @@ import Foundation
 import Geo
 
 /// Distance units for spoken and written instructions.
-public enum UnitSystem: String, Sendable {
-    case metric, imperial
+public enum UnitSystem: String, Sendable, CaseIterable {
+    /// Metres and kilometres.
+    case metric
+    /// Miles and feet (the United States).
+    case imperial
+    /// Miles and yards (the United Kingdom).
+    case imperialUK = "imperial-uk"
 }
 
-/// English instruction text (issue #5 adds the other locales behind the same calls).
+/// Instruction text in one language, from the locale tables.
 public struct Instructions: Sendable {
     public var units: UnitSystem
-    public init(units: UnitSystem = .metric) { self.units = units }
+    public var locale: GuidanceLocale
 
-    /// "onto Main Street", "onto B 37", or "" for an unnamed road.
-    func onto(_ m: Maneuver) -> String {
-        if !m.street.isEmpty && !m.ref.isEmpty && m.street != m.ref { return " onto \(m.street) (\(m.ref))" }
-        if !m.street.isEmpty { return " onto \(m.street)" }
-        if !m.ref.isEmpty { return " onto \(m.ref)" }
-        return ""
+    /// English (en-GB) in the given units.
+    public init(units: UnitSystem = .metric) {
+        self.units = units
+        locale = .english
     }
 
-    static func ordinal(_ n: Int) -> String {
-        let words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
-        if n >= 1 && n <= words.count { return words[n - 1] }
-        let suffix: String
-        switch (n % 10, n % 100) {
-        case (1, let h) where h != 11: suffix = "st"
-        case (2, let h) where h != 12: suffix = "nd"
-        case (3, let h) where h != 13: suffix = "rd"
-        default: suffix = "th"
-        }
-        return "\(n)\(suffix)"
+    /// A locale's phrases in the given units (its own default when nil).
+    public init(locale: GuidanceLocale, units: UnitSystem? = nil) {
+        self.locale = locale
+        self.units = units ?? locale.defaultUnits
     }
 
-    static func compass(_ bearing: Double) -> String {
-        let names = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"]
+    /// "Main Street (B 37)", "Main Street", "B 37" or "" for an unnamed road.
+    static func wayName(_ m: Maneuver) -> String {
+        if !m.street.isEmpty && !m.ref.isEmpty && m.street != m.ref { return "\(m.street) (\(m.ref))" }
+        return m.street.isEmpty ? m.ref : m.street
+    }
+
+    static func compassKey(_ bearing: Double) -> String {
+        let names = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
         return names[Int((Angle.normalized(bearing) + 22.5) / 45) % 8]
     }
 
-    static func direction(_ m: ManeuverModifier?) -> String {
+    static func modifierKey(_ m: ManeuverModifier?) -> String {
         switch m {
-        case .uturn?: return "make a U-turn"
-        case .sharpRight?: return "turn sharp right"
-        case .right?: return "turn right"
-        case .slightRight?: return "bear right"
-        case .straight?, nil: return "go straight"
-        case .slightLeft?: return "bear left"
-        case .left?: return "turn left"
-        case .sharpLeft?: return "turn sharp left"
+        case .uturn?: return "uturn"
+        case .sharpRight?: return "sharp_right"
+        case .right?: return "right"
+        case .slightRight?: return "slight_right"
+        case .straight?, nil: return "straight"
+        case .slightLeft?: return "slight_left"
+        case .left?: return "left"
+        case .sharpLeft?: return "sharp_left"
         }
+    }
+
+    /// A phrase key, with ".name" when the maneuver's road has a name or ref.
+    private func say(_ key: String, _ m: Maneuver, _ values: [String: String] = [:]) -> String {
+        let name = Instructions.wayName(m)
+        var v = values
+        if !name.isEmpty { v["way_name"] = name }
+        return locale.phrase(name.isEmpty ? key : key + ".name", v)
+    }
+
+    private func side(_ m: ManeuverModifier?) -> String { locale.phrase(m?.isLeft == true ? "side.left" : "side.right") }
+    private func modifier(_ m: ManeuverModifier?) -> String { locale.phrase("modifier." + Instructions.modifierKey(m)) }
+
+    /// A turn in a direction: "Turn left", "Go straight", "Make a U-turn", with the road.
+    private func turn(_ m: Maneuver) -> String {
+        switch m.modifier {
+        case .straight?, nil: return say("straight", m)
+        case .uturn?: return say("uturn", m)
+        default: return say("turn", m, ["modifier": modifier(m.modifier)])
+        }
+    }
+
+    private func ringExit(_ prefix: String, _ m: Maneuver) -> String {
+        guard let exit = m.exit else { return locale.phrase(prefix + ".enter") }
+        if exit >= 1 && exit <= 10 { return say(prefix, m, ["ordinal": locale.phrase("ordinal.\(exit)")]) }
+        return say(prefix + ".exit_n", m, ["n": String(exit)])
     }
 
     /// The instruction for a maneuver, as shown and spoken ("Turn left onto Hauptstraße").
@@ -55,94 +83,104 @@ public struct Instructions: Sendable {
         var s: String
         switch m.type {
         case .depart:
-            s = "Head \(Instructions.compass(m.bearingAfter))"
-            if !m.street.isEmpty { s += " on \(m.street)" } else if !m.ref.isEmpty { s += " on \(m.ref)" }
+            s = say("depart", m, ["compass": locale.phrase("compass." + Instructions.compassKey(m.bearingAfter))])
         case .arrive:
-            s = "You have arrived at your destination"
-            if let side = m.side { s += ", on the \(side.rawValue)" }
-        case .roundabout, .rotary:
-            let noun = m.type == .rotary ? "traffic circle" : "roundabout"
-            if let exit = m.exit {
-                s = "At the \(noun), take the \(Instructions.ordinal(exit)) exit" + onto(m)
-            } else {
-                s = "Enter the \(noun)"
-            }
+            let base = m.isWaypoint ? "arrive.waypoint" : "arrive"
+            s = locale.phrase(m.side.map { base + "." + $0.rawValue } ?? base)
+        case .roundabout: s = ringExit("roundabout", m)
+        case .rotary: s = ringExit("rotary", m)
+        case .roundaboutTurn: s = say("roundabout_turn", m, ["modifier": modifier(m.modifier)])
+        case .exitRoundabout: s = say("exit_roundabout", m)
+        case .exitRotary: s = say("exit_rotary", m)
         case .newName:
             if let mod = m.modifier, mod != .straight {
-                s = Instructions.direction(mod).capitalizedFirst + onto(m)  // a corner: "Turn right onto ..."
+                s = turn(m)  // a corner: "Turn right onto ..."
             } else {
-                s = "Continue" + onto(m)
+                s = Instructions.wayName(m).isEmpty ? locale.phrase("continue") : say("new_name", m)
             }
         case .continue:
-            if m.modifier == .straight || m.modifier == nil { s = "Continue straight" + onto(m) } else {
-                s = "Keep \(m.modifier!.isLeft ? "left" : "right")" + onto(m)
+            switch m.modifier {
+            case .straight?, nil: s = say("continue", m)
+            case .uturn?: s = say("uturn", m)
+            default: s = say("keep", m, ["side": side(m.modifier)])
             }
-        case .merge:
-            s = "Merge" + onto(m)
-        case .onRamp:
-            s = "Take the ramp on the \(m.modifier?.isLeft == true ? "left" : "right")" + onto(m)
-        case .offRamp:
-            s = "Take the exit on the \(m.modifier?.isLeft == true ? "left" : "right")" + onto(m)
-        case .fork:
-            s = "Keep \(m.modifier?.isLeft == true ? "left" : "right") at the fork" + onto(m)
-        case .endOfRoad:
-            s = "At the end of the road, " + Instructions.direction(m.modifier) + onto(m)
-        default:
-            s = Instructions.direction(m.modifier).capitalizedFirst + onto(m)
+        case .merge: s = say("merge", m)
+        case .onRamp: s = say("on_ramp", m, ["side": side(m.modifier)])
+        case .offRamp: s = say("off_ramp", m, ["side": side(m.modifier)])
+        case .fork: s = say("fork", m, ["side": side(m.modifier)])
+        case .endOfRoad: s = say("end_of_road", m, ["modifier": modifier(m.modifier)])
+        case .notification: s = say("continue", m)
+        case .turn: s = turn(m)
         }
-        if m.type != .depart && m.type != .arrive, let lm = m.landmark, m.type != .roundabout {
+        let ring: Set<ManeuverType> = [.roundabout, .rotary, .roundaboutTurn, .exitRoundabout, .exitRotary, .depart, .arrive]
+        if !ring.contains(m.type), let lm = m.landmark {
+            let inner = locale.embedded(s)
             switch lm {
-            case .trafficSignals: s += " at the traffic lights"
-            case .stopSign: s += " at the stop sign"
+            case .trafficSignals: s = locale.phrase("landmark.at_signals", ["instruction": inner])
+            case .trafficSignalsBefore: s = locale.phrase("landmark.after_signals", ["instruction": inner])
+            case .stopSign: s = locale.phrase("landmark.at_stop", ["instruction": inner])
+            case .place(let name, let after):
+                s = locale.phrase(after ? "landmark.after_place" : "landmark.at_place", ["instruction": inner, "place": name])
             }
         }
         return s.capitalizedFirst
     }
 
-    /// "In 300 metres, turn left onto X" — the prompt before a maneuver.
+    /// A distance as a driver hears it, rounded to a natural value ("300 metres", "half a mile").
     public func spokenDistance(_ meters: Double) -> String {
         switch units {
         case .metric:
             if meters >= 950 {
-                let km = (meters / 1000 * 2).rounded() / 2
-                return km == 1 ? "1 kilometre" : "\(Instructions.trim(km)) kilometres"
+                let km = meters / 1000
+                if km < 4.75 {
+                    let h = max(1, (km * 2).rounded() / 2)
+                    return h == 1 ? locale.phrase("distance.km.one") : locale.phrase("distance.km.few", ["n": locale.number(h)])
+                }
+                return locale.phrase("distance.km.many", ["n": String(Int(km.rounded()))])
             }
-            return "\(Instructions.roundedMeters(meters)) metres"
-        case .imperial:
+            return locale.phrase("distance.m", ["n": String(Instructions.roundedMeters(meters))])
+        case .imperial, .imperialUK:
             let miles = meters / 1609.344
             if miles >= 0.2 {
-                let q = (miles * 4).rounded() / 4
-                if q == 0.25 { return "a quarter of a mile" }
-                if q == 0.5 { return "half a mile" }
-                if q == 0.75 { return "three quarters of a mile" }
-                return q == 1 ? "1 mile" : "\(Instructions.trim(q)) miles"
+                if miles < 0.875 {
+                    let q = max(0.25, (miles * 4).rounded() / 4)
+                    return locale.phrase(q == 0.25 ? "distance.mi.quarter" : q == 0.5 ? "distance.mi.half" : "distance.mi.three_quarters")
+                }
+                if miles < 4.75 {
+                    let h = max(1, (miles * 2).rounded() / 2)
+                    return h == 1 ? locale.phrase("distance.mi.one") : locale.phrase("distance.mi.few", ["n": locale.number(h)])
+                }
+                return locale.phrase("distance.mi.many", ["n": String(Int(miles.rounded()))])
+            }
+            if units == .imperialUK {
+                let yards = meters / 0.9144
+                let r = yards >= 100 ? (yards / 50).rounded() * 50 : max(10, (yards / 10).rounded() * 10)
+                return locale.phrase("distance.yd", ["n": String(Int(r))])
             }
             let feet = meters / 0.3048
             let r = feet >= 500 ? (feet / 100).rounded() * 100 : max(50, (feet / 50).rounded() * 50)
-            return "\(Int(r)) feet"
+            return locale.phrase("distance.ft", ["n": String(Int(r))])
         }
     }
 
-    /// Distances as drivers say them: 50 m steps up to 500, then 100 m steps.
+    /// Distances as drivers say them: 10 m steps below 100, 50 m steps up to 500, then 100 m steps.
     static func roundedMeters(_ m: Double) -> Int {
         if m < 100 { return max(10, Int((m / 10).rounded()) * 10) }
         if m < 500 { return Int((m / 50).rounded()) * 50 }
         return Int((m / 100).rounded()) * 100
     }
 
-    static func trim(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v)
-    }
-
-    /// Short written distance for the status line: "250 m", "1.2 km", "0.3 mi".
+    /// Short written distance for the status line: "250 m", "1.2 km", "0.3 mi", "200 yd".
     public func shortDistance(_ meters: Double) -> String {
         switch units {
         case .metric:
             if meters < 1000 { return "\(Int((meters / 10).rounded()) * 10) m" }
             return String(format: meters < 10_000 ? "%.1f km" : "%.0f km", meters / 1000)
-        case .imperial:
+        case .imperial, .imperialUK:
             let miles = meters / 1609.344
-            if miles < 0.1 { return "\(Int((meters / 0.3048 / 10).rounded()) * 10) ft" }
+            if miles < 0.1 {
+                return units == .imperial ? "\(Int((meters / 0.3048 / 10).rounded()) * 10) ft" : "\(Int((meters / 0.9144 / 10).rounded()) * 10) yd"
+            }
             return String(format: miles < 10 ? "%.1f mi" : "%.0f mi", miles)
         }
     }
@@ -172,31 +210,31 @@ extension Instructions {
     /// it when it follows within seconds.
     public func prompt(_ m: Maneuver, kind: PromptKind, distanceMeters: Double, then next: Maneuver? = nil) -> String {
         var text: String
-        let instruction = self.text(m)
         switch kind {
         case .prepare, .turnIn:
+            let d = spokenDistance(distanceMeters)
             if m.type == .arrive {
-                text = "In \(spokenDistance(distanceMeters)), you will reach your destination"
-                if let side = m.side { text += ", on the \(side.rawValue)" }
+                if m.isWaypoint {
+                    text = locale.phrase("prompt.waypoint_in", ["distance": d])
+                } else {
+                    text = locale.phrase(m.side.map { "prompt.arrive_in." + $0.rawValue } ?? "prompt.arrive_in", ["distance": d])
+                }
             } else {
-                text = "In \(spokenDistance(distanceMeters)), " + instruction.lowercasedFirst
+                text = locale.phrase("prompt.in", ["distance": d, "instruction": locale.embedded(self.text(m))])
             }
-        case .now:
-            text = instruction
-        case .arrive:
-            text = instruction
+        case .now, .arrive:
+            text = self.text(m)
         }
-        if let n = next, kind == .now, n.type != .depart {
-            text += ", then " + (n.type == .arrive ? "you will reach your destination" : self.text(n).lowercasedFirst)
+        if let n = next, kind == .now, n.type != .depart, n.type != .arrive {
+            text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(self.text(n))])
         }
-        return text + "."
+        return text.capitalizedFirst + locale.fullStop
     }
-}
 
-extension String {
-    var lowercasedFirst: String {
-        guard let f = first else { return self }
-        // keep "U-turn", street names and the like intact: only the first word's capital goes
-        return f.lowercased() + dropFirst()
+    /// One of the navigator's own messages ("prompt.reroute", "prompt.gps_lost", ...).
+    public func message(_ key: String, distanceMeters: Double? = nil) -> String {
+        var v = [String: String]()
+        if let d = distanceMeters { v["distance"] = spokenDistance(d) }
+        return locale.phrase(key, v).capitalizedFirst + locale.fullStop
     }
 }

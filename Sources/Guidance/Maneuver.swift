@@ -53,6 +53,16 @@ public struct Maneuver: Sendable, Equatable {
     public var side: Side?
     /// Landmark at the maneuver ("traffic signals"), when there is an unambiguous one.
     public var landmark: Landmark?
+    /// An arrival at an intermediate stop, not the destination.
+    public var isWaypoint = false
+    /// A way on that needs no instruction, kept while the steps are collapsed, then dropped.
+    var silent = false
+    /// Distance from the leg's start to the last junction folded into this maneuver.
+    var collapsedEnd = 0.0
+    /// The leg's edge the maneuver leads onto (0 for depart).
+    var edgeIndex = 0
+    /// The name of a rotary (a large named roundabout), for the `rotary` type.
+    public var rotaryName = ""
 
     public init(type: ManeuverType, modifier: ManeuverModifier?, exit: Int? = nil, street: String, ref: String = "",
                 location: Coordinate, shapeIndex: Int, distanceFromStartMeters: Double, stepDistanceMeters: Double = 0,
@@ -74,12 +84,17 @@ public struct Maneuver: Sendable, Equatable {
         self.landmark = landmark
     }
 
+    /// Whether the driver hears this maneuver announced: the exit of a roundabout is part of
+    /// its entry instruction; the departure is said when the route starts.
+    public var isSpoken: Bool { type != .exitRoundabout && type != .exitRotary && type != .depart }
+
     /// "turn left", "roundabout-exit-2", "depart": the form OSRM's feature files use.
     public var osrmTurn: String {
         switch type {
         case .depart, .arrive: return type.rawValue
         case .roundabout, .rotary:
-            return "\(type.rawValue)-exit-\(exit ?? 1)"
+            let noun = type == .rotary && !rotaryName.isEmpty ? rotaryName : type.rawValue
+            return "\(noun)-exit-\(exit.map(String.init) ?? "undefined")"
         default:
             if let m = modifier { return "\(type.rawValue) \(m.rawValue)" }
             return type.rawValue
@@ -89,6 +104,11 @@ public struct Maneuver: Sendable, Equatable {
 
 /// Something the driver can see at a maneuver.
 public enum Landmark: Sendable, Equatable {
+    /// Traffic lights at the junction ("turn left at the traffic lights").
     case trafficSignals
+    /// Traffic lights passed just before the junction ("turn left after the traffic lights").
+    case trafficSignalsBefore
     case stopSign
+    /// A named place at the corner, or just passed before it (`after`).
+    case place(String, after: Bool)
 }

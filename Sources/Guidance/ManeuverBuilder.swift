@@ -2,7 +2,11 @@ import Geo
 import MapData
 import Routing
 
-/// Derives the maneuvers of a route leg from the road network around each junction it passes.
+/// Derives the maneuvers of a route leg from the road network around each junction it passes,
+/// in OSRM's vocabulary and after its rules: a turn is said only where the way on is not
+/// obvious; roundabouts are one maneuver from entry to exit plus the exit itself; name changes
+/// on short stretches, bends, and the two halves of a crossing of a dual carriageway are not
+/// separate instructions.
 public struct ManeuverBuilder: Sendable {
     public let map: RoadMap
     /// Planar distances and bearings (no trigonometry per point), set per leg at its latitude.
@@ -13,123 +17,143 @@ public struct ManeuverBuilder: Sendable {
         ruler = CheapRuler(latitude: (lo.latitude + hi.latitude) / 2)
     }
 
-    /// Angle (degrees) below which a change of direction at a junction is "straight on".
-    static let straightTolerance = 25.0
+    /// A name change is said only when the new name holds for at least this far (OSRM: 105 m).
+    static let nameSegmentCutoff = 105.0
+    /// Two junctions closer than this are one maneuver (a dual carriageway crossed), metres.
+    static let collapseDistance = 30.0
+    /// How far along a road its direction at a junction is measured, metres.
+    static let lookahead = 20.0
+    /// Both branches of a fork leave the way in at least this much, degrees.
+    static let forkMinimum = 15.0
+    /// A roundabout larger than this (radius, m) with a name of its own is a rotary.
+    static let rotaryRadius = 15.0
 
     /// Maneuvers of one leg: depart first, arrive last. `destination` is the requested end point
-    /// (before snapping), used for the side of the street.
+    /// (before snapping), used for the side of the street; `isLastLeg` false makes the arrival a
+    /// waypoint's.
     public func maneuvers(for leg: RouteLeg, destination: Coordinate? = nil, isLastLeg: Bool = true) -> [Maneuver] {
         var local = self
         if let first = leg.shape.first { local.ruler = CheapRuler(latitude: first.latitude) }
-        return local.build(leg, destination: destination)
+        var steps = local.build(leg, destination: destination)
+        if !isLastLeg, !steps.isEmpty { steps[steps.count - 1].isWaypoint = true }
+        return steps
     }
+
+    // MARK: - Junctions
+
+    /// One road at a junction, as a way out of it (possibly not allowed: a one-way coming in).
+    struct Road {
+        var out: DirectedEdge
+        var canEnter: Bool
+        /// Turn angle from the way in, degrees: 0 straight on, positive to the right.
+        var angle: Double
+        var record: EdgeRecord
+        var deviation: Double { abs(angle) }
+    }
+
+    /// Every road at `node` but the one arriving (`inEdge`), with its turn angle.
+    func roads(at node: UInt32, from inEdge: DirectedEdge, bearingIn: Double) -> [Road] {
+        var out = [Road]()
+        var seen = Set<UInt32>()
+        for d in map.outgoing(node) where d.edge != inEdge.edge {
+            seen.insert(d.edge)
+            out.append(Road(out: d, canEnter: true, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
+        }
+        for i in map.incoming(node) where i.edge != inEdge.edge && !seen.contains(i.edge) {
+            seen.insert(i.edge)
+            let d = i.opposite
+            out.append(Road(out: d, canEnter: false, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
+        }
+        return out
+    }
+
+    static func isRing(_ r: EdgeRecord) -> Bool { r.flags.contains(.roundabout) || r.flags.contains(.circular) }
+
+    /// OSRM's road priority: lower is more important; links rank below every road they connect.
+    static func priority(_ c: RoadClass) -> Int {
+        switch c {
+        case .motorway: return 0
+        case .trunk: return 2
+        case .primary: return 4
+        case .secondary: return 6
+        case .tertiary: return 8
+        case .unclassified, .residential, .road: return 10
+        case .livingStreet: return 11
+        case .motorwayLink, .trunkLink, .primaryLink, .secondaryLink, .tertiaryLink: return 14
+        case .service, .track, .other: return 16
+        case .ferry: return 20
+        }
+    }
+
+    static func isLowPriority(_ c: RoadClass) -> Bool { c == .service || c == .track || c == .other }
+
+    /// OSRM's direction for a turn angle (0 straight, positive right).
+    static func modifier(_ a: Double) -> ManeuverModifier {
+        let m = abs(a)
+        if m <= 20 { return .straight }
+        if m >= 179.5 { return .uturn }
+        if a > 0 { return m <= 40 ? .slightRight : (m <= 120 ? .right : .sharpRight) }
+        return m <= 40 ? .slightLeft : (m <= 120 ? .left : .sharpLeft)
+    }
+
+    /// Whether a change from one road's name to another's is news to the driver: not when only a
+    /// direction word or a suffix changes ("Main Street" → "Main Street North"), nor when both
+    /// have no name and the same ref.
+    func announcesName(from a: EdgeRecord, to b: EdgeRecord) -> Bool {
+        if a.nameID == b.nameID { return a.nameID == 0 && a.refID != b.refID && b.refID != 0 }
+        let na = map.name(a.nameID), nb = map.name(b.nameID)
+        if nb.isEmpty { return false }
+        if na.isEmpty { return true }
+        return !ManeuverBuilder.sameRoad(na, nb)
+    }
+
+    /// Names of one road: equal but for direction words, or one the start of the other
+    /// ("Hauptstraße" and "Hauptstraßenbrücke").
+    static func sameRoad(_ a: String, _ b: String) -> Bool {
+        let x = baseName(a), y = baseName(b)
+        return x == y || x.hasPrefix(y) || y.hasPrefix(x)
+    }
+
+    private static let directionWords: Set<String> = ["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west",
+                                                       "northeast", "northwest", "southeast", "southwest"]
+
+    /// A name without leading or trailing direction words, in lower case ("Main Street North" → "main street").
+    static func baseName(_ s: String) -> String {
+        var words = s.lowercased().split(separator: " ").map(String.init)
+        while words.count > 1, let l = words.last, directionWords.contains(l.trimmingCharacters(in: .punctuationCharacters)) { words.removeLast() }
+        while words.count > 1, let f = words.first, directionWords.contains(f.trimmingCharacters(in: .punctuationCharacters)) { words.removeFirst() }
+        return words.joined(separator: " ")
+    }
+
+    // MARK: - Building
 
     private func build(_ leg: RouteLeg, destination: Coordinate?) -> [Maneuver] {
         var result = [Maneuver]()
         let edges = leg.edges
         guard !edges.isEmpty, leg.shape.count >= 2 else { return result }
-        let firstBearing = bearingOut(leg, shapeIndex: 0)
         let first = map.edge(edges[0].edge)
         result.append(Maneuver(type: .depart, modifier: nil, street: map.name(first.nameID), ref: map.name(first.refID),
                                location: leg.shape[0], shapeIndex: 0, distanceFromStartMeters: 0,
-                               bearingBefore: 0, bearingAfter: firstBearing))
+                               bearingBefore: 0, bearingAfter: bearingOut(leg, shapeIndex: 0)))
         var k = 1
+        // a route that starts on a ring: no steps until it leaves it
+        if ManeuverBuilder.isRing(first) {
+            while k < edges.count && ManeuverBuilder.isRing(map.edge(edges[k].edge)) { k += 1 }
+            if k < edges.count {
+                result.append(exitRing(leg, at: k, ringName: first.nameID))
+                k += 1
+            }
+        }
         while k < edges.count {
             let inEdge = edges[k - 1], outEdge = edges[k]
-            let node = map.source(of: outEdge)
-            let shapeIndex = leg.edgeShapeStart[k]
             let inRec = map.edge(inEdge.edge), outRec = map.edge(outEdge.edge)
-            let bIn = bearingIn(inEdge), bOut = bearingOut(outEdge)
-            let angle = Angle.difference(from: bIn, to: bOut)
-            let location = map.coordinate(ofNode: node)
-            let along = leg.cumulativeMeters[min(shapeIndex, leg.cumulativeMeters.count - 1)]
-            func make(_ type: ManeuverType, _ modifier: ManeuverModifier?, exit: Int? = nil, street: UInt32, ref: UInt32) -> Maneuver {
-                var m = Maneuver(type: type, modifier: modifier, exit: exit, street: map.name(street), ref: map.name(ref),
-                                 location: location, shapeIndex: shapeIndex, distanceFromStartMeters: along,
-                                 bearingBefore: bIn, bearingAfter: bOut)
-                m.landmark = landmark(at: node)
-                return m
-            }
-
-            // Roundabouts: one maneuver from the entry to the exit, counting exits passed.
-            let isRing: (EdgeRecord) -> Bool = { $0.flags.contains(.roundabout) || $0.flags.contains(.circular) }
-            if isRing(outRec) && !isRing(inRec) {
-                var exits = 0
-                var j = k
-                while j < edges.count && isRing(map.edge(edges[j].edge)) {
-                    j += 1
-                    if j < edges.count {
-                        // every node on the ring with a way out counts as an exit
-                        let n = map.source(of: edges[j])
-                        let outs = map.outgoing(n).filter { !isRing(map.edge($0.edge)) }
-                        if !outs.isEmpty { exits += 1 }
-                    }
-                }
-                if j < edges.count {
-                    let exitEdge = edges[j]
-                    let exitRec = map.edge(exitEdge.edge)
-                    let total = Angle.difference(from: bIn, to: bearingOut(exitEdge))
-                    let type: ManeuverType = outRec.flags.contains(.circular) && !outRec.flags.contains(.roundabout) ? .rotary : .roundabout
-                    var m = make(type, ManeuverModifier(turnAngle: total), exit: max(1, exits),
-                                 street: exitRec.nameID, ref: exitRec.refID)
-                    m.bearingAfter = bearingOut(exitEdge)
-                    result.append(m)
-                    k = j + 1
-                    continue
-                } else {
-                    // the route ends on the ring: enter it and arrive
-                    result.append(make(.roundabout, ManeuverModifier(turnAngle: angle), exit: nil, street: outRec.nameID, ref: outRec.refID))
-                    break
-                }
-            }
-
-            // turning round (at a dead end, or where the route comes back): always said
-            if outEdge == inEdge.opposite || abs(angle) >= 170 {
-                result.append(make(.continue, .uturn, street: outRec.nameID, ref: outRec.refID))
-                k += 1
+            if ManeuverBuilder.isRing(outRec) && !ManeuverBuilder.isRing(inRec) {
+                let (steps, next) = ring(leg, entering: k)
+                result += steps
+                k = next
                 continue
             }
-
-            let options = map.outgoing(node).filter { $0 != outEdge && $0 != inEdge.opposite }
-            let sameName = inRec.nameID == outRec.nameID && inRec.refID == outRec.refID
-            let modifier = ManeuverModifier(turnAngle: angle)
-            var emitted: Maneuver?
-
-            if outRec.roadClass.isLink && !inRec.roadClass.isLink && !options.isEmpty {
-                let fromHighway = inRec.roadClass == .motorway || inRec.roadClass == .trunk
-                emitted = make(fromHighway ? .offRamp : .onRamp, modifier == .straight ? (angle >= 0 ? .slightRight : .slightLeft) : modifier,
-                               street: outRec.nameID, ref: outRec.refID)
-            } else if inRec.roadClass.isLink && !outRec.roadClass.isLink
-                        && (outRec.roadClass == .motorway || outRec.roadClass == .trunk) && !options.isEmpty {
-                emitted = make(.merge, modifier == .straight ? (angle >= 0 ? .slightRight : .slightLeft) : modifier,
-                               street: outRec.nameID, ref: outRec.refID)
-            } else if options.isEmpty {
-                // no choice here: only a change of name is worth saying
-                if !sameName, inRec.nameID != 0 || outRec.nameID != 0 {
-                    // OSRM's "new name" with the direction: the text says "Turn right onto" at a corner
-                    emitted = make(.newName, abs(angle) < 25 ? .straight : modifier, street: outRec.nameID, ref: outRec.refID)
-                }
-            } else {
-                let straightest = options.map { abs(Angle.difference(from: bIn, to: bearingOut($0))) }.min() ?? 180
-                let isObvious = abs(angle) < ManeuverBuilder.straightTolerance && straightest > abs(angle) + 20
-                if isObvious && sameName {
-                    emitted = nil
-                } else if abs(angle) < ManeuverBuilder.straightTolerance {
-                    if !sameName {
-                        emitted = make(.newName, .straight, street: outRec.nameID, ref: outRec.refID)
-                    } else if straightest < abs(angle) + 10 {
-                        // another road is as straight: say which one to keep to
-                        emitted = make(.continue, angle >= 0 ? (abs(angle) < 10 ? .straight : .slightRight) : (abs(angle) < 10 ? .straight : .slightLeft),
-                                       street: outRec.nameID, ref: outRec.refID)
-                    }
-                } else {
-                    let straightAhead = options.contains { abs(Angle.difference(from: bIn, to: bearingOut($0))) < 35 }
-                    let type: ManeuverType = !straightAhead && options.allSatisfy({ abs(Angle.difference(from: bIn, to: bearingOut($0))) > 45 })
-                        && hasOppositeOption(options, bIn: bIn, angle: angle, name: outRec.nameID) ? .endOfRoad : (sameName ? .continue : .turn)
-                    emitted = make(type, modifier, street: outRec.nameID, ref: outRec.refID)
-                }
-            }
-            if let m = emitted { result.append(m) }
+            if let m = junction(leg, at: k) { result.append(m) }
             k += 1
         }
 
@@ -143,7 +167,392 @@ public struct ManeuverBuilder: Sendable {
         arrive.modifier = arrive.side.map { $0 == .left ? .left : .right }
         result.append(arrive)
 
-        // step lengths and times
+        result = collapse(result, leg: leg)
+        result = suppressShortNames(result, leg: leg)
+        endOfRoadNeedsIntersections(&result, leg: leg)
+        lengths(&result, leg: leg)
+        return result
+    }
+
+    /// A maneuver at the junction between edges k−1 and k, nil when nothing needs saying.
+    private func junction(_ leg: RouteLeg, at k: Int) -> Maneuver? {
+        let inEdge = leg.edges[k - 1], outEdge = leg.edges[k]
+        let node = map.source(of: outEdge)
+        let inRec = map.edge(inEdge.edge), outRec = map.edge(outEdge.edge)
+        let bIn = bearingIn(inEdge), bOut = bearingOut(outEdge)
+        let angle = Angle.difference(from: bIn, to: bOut)
+        let all = roads(at: node, from: inEdge, bearingIn: bIn)
+        let others = all.filter { $0.out.edge != outEdge.edge }
+        let options = others.filter(\.canEnter)
+        let sameName = !announcesName(from: inRec, to: outRec)
+        // staying on the road by name (an unnamed road after a named one is another road)
+        let keepsName = (inRec.nameID == outRec.nameID && (inRec.nameID != 0 || inRec.refID == outRec.refID))
+            || (inRec.nameID != 0 && outRec.nameID != 0 && ManeuverBuilder.sameRoad(map.name(inRec.nameID), map.name(outRec.nameID)))
+        let modifier = ManeuverBuilder.modifier(angle)
+        func make(_ type: ManeuverType, _ mod: ManeuverModifier?) -> Maneuver {
+            var m = maneuver(type, mod, leg: leg, at: k, record: outRec, bearingBefore: bIn, bearingAfter: bOut)
+            m.landmark = landmark(at: node)
+            return m
+        }
+
+        // turning round on the same road
+        if outEdge == inEdge.opposite || abs(angle) >= 179.5 { return make(.continue, .uturn) }
+        // a sharp turn back onto the other carriageway of the same road
+        if abs(angle) >= 150, sameName, inRec.nameID != 0 { return make(.continue, .uturn) }
+
+        // onto a ring node and straight off it again: an enter-and-exit, unless driving through
+        if let ringRoad = all.first(where: { ManeuverBuilder.isRing($0.record) }) {
+            if abs(angle) <= 15 && all.filter({ ManeuverBuilder.isRing($0.record) }).contains(where: { ($0.angle > 0) != (angle > 0) }) {
+                return sameName ? nil : make(.newName, modifier)
+            }
+            let rotary = isRotary(ringInfo(from: ringRoad.canEnter ? ringRoad.out : ringRoad.out.opposite))
+            return make(rotary ? .exitRotary : .exitRoundabout, modifier)
+        }
+
+        // ramps: the side is where the ramp leaves the road that goes on
+        let ramps: Set<RoadClass> = [.motorwayLink, .trunkLink]
+        let fromHighway = inRec.roadClass == .motorway || inRec.roadClass == .trunk
+        if outRec.roadClass.isLink && !inRec.roadClass.isLink && !options.isEmpty && (fromHighway || ramps.contains(outRec.roadClass)) {
+            var mod = modifier
+            if let main = options.filter({ !$0.record.roadClass.isLink }).min(by: { $0.deviation < $1.deviation }), main.deviation < 60 {
+                let right = angle > main.angle
+                if mod == .straight || mod.isRight != right { mod = right ? .slightRight : .slightLeft }
+            }
+            return make(fromHighway ? .offRamp : .onRamp, mod)
+        }
+        // a link splitting in two
+        if inRec.roadClass.isLink && outRec.roadClass.isLink, abs(angle) < 45,
+           let o = options.filter({ $0.record.roadClass.isLink && $0.deviation < 45 }).min(by: { $0.deviation < $1.deviation }) {
+            return make(.fork, angle < o.angle ? .slightLeft : .slightRight)
+        }
+        // joining a motorway or trunk that comes from behind: a merge, to the side of the road joined
+        let highway: Set<RoadClass> = [.motorway, .trunk]
+        if highway.contains(outRec.roadClass), options.allSatisfy({ $0.deviation > 60 }),
+           let joined = others.filter({ !$0.canEnter && $0.deviation > 120 && (highway.contains($0.record.roadClass) || $0.record.roadClass.isLink) }).first,
+           inRec.roadClass.isLink || highway.contains(inRec.roadClass) {
+            return make(.merge, joined.angle < 0 ? .slightLeft : .slightRight)
+        }
+
+        // nowhere else to go: only a change of name is worth saying
+        if options.isEmpty {
+            if sameName { return nil }
+            // a new name where no other road meets is a new name, whatever the angle; at a
+            // corner where one-ways come in, a sharper change of direction is a turn
+            return make(others.isEmpty || abs(angle) <= 40 ? .newName : .turn, modifier)
+        }
+
+        // a motorway or trunk that splits in two
+        if highway.contains(inRec.roadClass), highway.contains(outRec.roadClass),
+           options.contains(where: { highway.contains($0.record.roadClass) && $0.deviation < 45 }), abs(angle) < 45 {
+            let other = options.filter { highway.contains($0.record.roadClass) }.min { $0.deviation < $1.deviation }!
+            return make(.fork, angle < other.angle ? .slightLeft : .slightRight)
+        }
+
+        if isObvious(angle: angle, outRec: outRec, inRec: inRec, options: options, sameName: sameName) {
+            var m = make(sameName ? .continue : .newName, modifier)
+            m.silent = sameName
+            return m
+        }
+
+        // a fork: two roads of about the same rank leave at small angles on both sides
+        let straightish = options.filter { $0.deviation < 45 }
+        if abs(angle) < 45, !sameName, straightish.count == 1, let o = straightish.first, (o.angle > 0) != (angle > 0),
+           abs(ManeuverBuilder.priority(o.record.roadClass) - ManeuverBuilder.priority(outRec.roadClass)) <= 2,
+           !options.contains(where: { $0.deviation < min(abs(angle), o.deviation) }),
+           min(abs(angle), o.deviation) >= ManeuverBuilder.forkMinimum, options.count == 1 || options.allSatisfy({ $0.out == o.out || $0.deviation > 60 }) {
+            return make(.fork, angle < o.angle ? (abs(angle) > 40 ? .left : .slightLeft) : (abs(angle) > 40 ? .right : .slightRight))
+        }
+
+        // the end of a road at a T: the way on goes both ways, nothing straight ahead
+        if all.count == 2, abs(angle) >= 60, let o = others.first, o.deviation >= 60, (o.angle > 0) != (angle > 0),
+           abs(Angle.difference(from: bOut, to: bearingOut(o.out))) >= 150 {
+            return make(.endOfRoad, modifier)
+        }
+        if keepsName && modifier == .straight {
+            var m = make(.continue, modifier)
+            m.silent = true
+            return m
+        }
+        return make(keepsName ? .continue : .turn, modifier)
+    }
+
+    /// True when the driver needs no instruction to take `outRec` here: it is the clear way on
+    /// (much straighter than every alternative, or the continuation of the road by name and
+    /// rank while the alternatives are minor roads).
+    private func isObvious(angle: Double, outRec: EdgeRecord, inRec: EdgeRecord, options: [Road], sameName: Bool) -> Bool {
+        let dev = abs(angle)
+        // staying on a road where only ramps leave it
+        if !outRec.roadClass.isLink, !inRec.roadClass.isLink, !options.isEmpty, options.allSatisfy({ $0.record.roadClass.isLink }),
+           dev <= 100, sameName || options.allSatisfy({ $0.deviation > dev }) {
+            return true
+        }
+        guard dev <= 40 else { return false }
+        // the road by its name goes another way: going straight on is a choice to announce
+        if !sameName, inRec.nameID != 0, options.contains(where: { $0.record.nameID == inRec.nameID }) { return false }
+        let straighter = options.filter { $0.deviation <= dev + 0.5 }
+        let pIn = ManeuverBuilder.priority(inRec.roadClass), pOut = ManeuverBuilder.priority(outRec.roadClass)
+        // every alternative is much more of a turn
+        if straighter.isEmpty, options.allSatisfy({ $0.deviation > max(dev + 30, dev * 2) || ($0.deviation > dev && $0.deviation > 60) }) {
+            return true
+        }
+        // the road itself goes on (name and rank) and every alternative is a lesser road
+        if sameName || pOut <= pIn {
+            let lesser = options.allSatisfy { ManeuverBuilder.priority($0.record.roadClass) > pOut + 1 && ($0.deviation > dev + 10 || ManeuverBuilder.isLowPriority($0.record.roadClass)) }
+            if lesser && dev <= 40 { return true }
+        }
+        // only minor roads (service, track) leave here: they do not make a junction
+        if !ManeuverBuilder.isLowPriority(outRec.roadClass), options.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }),
+           straighter.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }) {
+            return true
+        }
+        return false
+    }
+
+    private func maneuver(_ type: ManeuverType, _ mod: ManeuverModifier?, leg: RouteLeg, at k: Int, record: EdgeRecord,
+                          bearingBefore: Double, bearingAfter: Double) -> Maneuver {
+        let shapeIndex = leg.edgeShapeStart[k]
+        let along = leg.cumulativeMeters[min(shapeIndex, leg.cumulativeMeters.count - 1)]
+        var m = Maneuver(type: type, modifier: mod, street: map.name(record.nameID), ref: map.name(record.refID),
+                         location: map.coordinate(ofNode: map.source(of: leg.edges[k])), shapeIndex: shapeIndex,
+                         distanceFromStartMeters: along, bearingBefore: bearingBefore, bearingAfter: bearingAfter)
+        m.edgeIndex = k
+        return m
+    }
+
+    // MARK: - Roundabouts
+
+    /// What a ring is: its length, how many of its nodes have a way out, its names.
+    struct RingInfo {
+        var lengthMeters = 0.0
+        var names = Set<UInt32>()
+        var circular = false
+        var connectedNames = Set<UInt32>()
+        var closed = false
+        /// Twice the signed area of the ring's polygon (x east, y north): positive counter-clockwise.
+        var signedArea = 0.0
+        var radius: Double { lengthMeters / (2 * .pi) }
+    }
+
+    /// Follows the ring from the entry edge all the way round.
+    func ringInfo(from start: DirectedEdge) -> RingInfo {
+        var info = RingInfo()
+        var e = start
+        var steps = 0
+        let startNode = map.source(of: start)
+        while steps < 200 {
+            let rec = map.edge(e.edge)
+            info.lengthMeters += map.lengthMeters(ofEdge: e.edge)
+            if rec.nameID != 0 { info.names.insert(rec.nameID) }
+            if rec.flags.contains(.circular) { info.circular = true }
+            let n = map.target(of: e)
+            let p = map.coordinate(ofNode: map.source(of: e)), q = map.coordinate(ofNode: n)
+            info.signedArea += p.longitude * q.latitude - q.longitude * p.latitude
+            for r in map.outgoing(n) + map.incoming(n).map(\.opposite) where !ManeuverBuilder.isRing(map.edge(r.edge)) {
+                info.connectedNames.insert(map.edge(r.edge).nameID)
+            }
+            if n == startNode { info.closed = true; break }
+            guard let next = map.outgoing(n).first(where: { $0.edge != e.edge && ManeuverBuilder.isRing(map.edge($0.edge)) }) else { break }
+            e = next
+            steps += 1
+        }
+        return info
+    }
+
+    func isRotary(_ info: RingInfo) -> Bool {
+        guard info.names.count == 1, let name = info.names.first else { return false }
+        return info.circular || (!info.connectedNames.contains(name) && info.radius > ManeuverBuilder.rotaryRadius)
+    }
+
+    /// Whether a ring node has a way out that counts as an exit (not back the way the car came,
+    /// not a service road off a main-road roundabout).
+    private func countsAsExit(_ node: UInt32, ringRecord: EdgeRecord, excluding: UInt32?) -> Bool {
+        let outs = map.outgoing(node).filter { !ManeuverBuilder.isRing(map.edge($0.edge)) && $0.edge != excluding }
+        if outs.isEmpty { return false }
+        if ManeuverBuilder.isLowPriority(ringRecord.roadClass) { return true }
+        return outs.contains { !ManeuverBuilder.isLowPriority(map.edge($0.edge).roadClass) }
+    }
+
+    /// The roundabout or rotary entered at edge k: the entry maneuver (with the exit number) and
+    /// the exit maneuver; returns the index of the edge after the exit.
+    private func ring(_ leg: RouteLeg, entering k: Int) -> ([Maneuver], Int) {
+        let edges = leg.edges
+        let inEdge = edges[k - 1], entry = edges[k]
+        let entryRec = map.edge(entry.edge)
+        let info = ringInfo(from: entry)
+        let rotary = isRotary(info)
+        let bIn = bearingIn(inEdge)
+        var exits = 0
+        // an exit at the entry node itself counts when it can be taken at once: it leaves on the
+        // side the ring turns to (the right on a counter-clockwise ring)
+        let entryNode = map.source(of: entry)
+        let ringSide = info.signedArea >= 0  // counter-clockwise: exits to the right come first
+        if countsAsExit(entryNode, ringRecord: entryRec, excluding: inEdge.edge),
+           map.outgoing(entryNode).contains(where: { o in
+               guard !ManeuverBuilder.isRing(map.edge(o.edge)), o.edge != inEdge.edge else { return false }
+               let a = Angle.difference(from: bIn, to: bearingOut(o))
+               return abs(a) < 179 && (a > 0) == ringSide && a != 0
+           }) {
+            exits += 1
+        }
+        var j = k
+        while j < edges.count && ManeuverBuilder.isRing(map.edge(edges[j].edge)) {
+            let n = map.target(of: edges[j])
+            j += 1
+            let leaving = j < edges.count && !ManeuverBuilder.isRing(map.edge(edges[j].edge))
+            if leaving || countsAsExit(n, ringRecord: entryRec, excluding: nil) { exits += 1 }
+        }
+        let type: ManeuverType = rotary ? .rotary : .roundabout
+        var enter = maneuver(type, nil, leg: leg, at: k, record: entryRec, bearingBefore: bIn, bearingAfter: bearingOut(entry))
+        if rotary { enter.rotaryName = map.name(info.names.first ?? 0) }
+        guard j < edges.count else {
+            // the route ends on the ring: enter it and arrive
+            enter.exit = nil
+            enter.modifier = ManeuverBuilder.modifier(Angle.difference(from: bIn, to: bearingOut(entry)))
+            return ([enter], j)
+        }
+        let exitEdge = edges[j]
+        let exitRec = map.edge(exitEdge.edge)
+        enter.exit = max(1, exits)
+        enter.modifier = ManeuverBuilder.modifier(Angle.difference(from: bIn, to: bearingOut(exitEdge)))
+        enter.street = map.name(exitRec.nameID)
+        enter.ref = map.name(exitRec.refID)
+        enter.bearingAfter = bearingOut(exitEdge)
+        let out = exitRing(leg, at: j, ringName: info.names.first ?? 0, rotary: rotary)
+        return ([enter, out], j + 1)
+    }
+
+    /// The step leaving a ring onto edge j.
+    private func exitRing(_ leg: RouteLeg, at j: Int, ringName: UInt32, rotary: Bool? = nil) -> Maneuver {
+        let ringEdge = leg.edges[j - 1], exitEdge = leg.edges[j]
+        let isRotary = rotary ?? self.isRotary(ringInfo(from: ringEdge))
+        let bIn = bearingIn(ringEdge), bOut = bearingOut(exitEdge)
+        let rec = map.edge(exitEdge.edge)
+        return maneuver(isRotary ? .exitRotary : .exitRoundabout, ManeuverBuilder.modifier(Angle.difference(from: bIn, to: bOut)),
+                        leg: leg, at: j, record: rec, bearingBefore: bIn, bearingAfter: bOut)
+    }
+
+    // MARK: - Post-processing
+
+    /// Two maneuvers a few metres apart are one: crossing a dual carriageway (straight over the
+    /// first carriageway, then a turn, or a turn and then straight over the second), turning
+    /// round through its gap (two turns the same way), a staggered crossing (left then right).
+    /// The maneuver keeps the place of the first junction. Silent steps (obvious ways on at a
+    /// junction) take part and are dropped afterwards.
+    private func collapse(_ input: [Maneuver], leg: RouteLeg) -> [Maneuver] {
+        var steps = input
+        let fixed: Set<ManeuverType> = [.roundabout, .rotary, .exitRoundabout, .exitRotary, .roundaboutTurn, .depart, .arrive]
+        var i = 1
+        while i + 1 < steps.count {
+            let s = steps[i], n = steps[i + 1]
+            let gap = n.distanceFromStartMeters - max(s.distanceFromStartMeters, s.collapsedEnd)
+            guard !fixed.contains(s.type), !fixed.contains(n.type), gap < ManeuverBuilder.collapseDistance else { i += 1; continue }
+            let total = Angle.difference(from: s.bearingBefore, to: n.bearingAfter)
+            var merged = s
+            merged.street = n.street
+            merged.ref = n.ref
+            merged.bearingAfter = n.bearingAfter
+            merged.silent = false
+            merged.collapsedEnd = max(n.distanceFromStartMeters, n.collapsedEnd)
+            let sTurn = !s.silent && s.type != .newName && s.modifier.map { $0 != .straight } ?? false
+            let nTurn = !n.silent && n.type != .newName && n.modifier.map { $0 != .straight } ?? false
+            let sameSide = (s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true)
+            let before = i > 0 ? steps[i - 1] : s
+            if s.silent && n.silent {
+                steps.remove(at: i + 1)
+                continue
+            } else if abs(total) >= 150 && (sameSide || sTurn || nTurn) {
+                merged.type = .continue
+                merged.modifier = .uturn
+                merged.landmark = s.landmark ?? n.landmark
+            } else if sTurn && nTurn && !sameSide && abs(total) <= 25 {
+                // staggered: left then right (or right then left) is straight on
+                if before.street == n.street && before.ref == n.ref {
+                    steps.removeSubrange(i...(i + 1))
+                    continue
+                }
+                merged.type = .newName
+                merged.modifier = .straight
+            } else if sTurn && nTurn {
+                i += 1
+                continue
+            } else if s.silent || s.type == .newName {
+                // straight over the first carriageway, then the turn: said at the first
+                merged.type = n.type == .newName ? .newName : n.type
+                merged.modifier = ManeuverBuilder.modifier(total)
+                if merged.type == .newName, merged.modifier != .straight, !n.silent { merged.type = .turn }
+                if n.silent {
+                    merged.type = s.type == .newName ? .newName : .continue
+                    if s.silent || !announcesNameChange(before, n) { merged.silent = true }
+                }
+                merged.landmark = s.landmark ?? n.landmark
+            } else {
+                // the turn, then straight over the second carriageway
+                merged.type = s.type
+                merged.modifier = ManeuverBuilder.modifier(total)
+                if merged.modifier == .straight { merged.modifier = s.modifier }
+            }
+            if merged.type == .continue, merged.modifier != .uturn, announcesNameChange(before, merged) { merged.type = .turn }
+            steps[i] = merged
+            steps.remove(at: i + 1)
+        }
+        return steps.filter { !$0.silent }
+    }
+
+    /// Whether the road named in `b` is news after the road of step `a`.
+    private func announcesNameChange(_ a: Maneuver, _ b: Maneuver) -> Bool {
+        if a.street == b.street { return a.street.isEmpty && a.ref != b.ref && !b.ref.isEmpty }
+        if b.street.isEmpty { return false }
+        if a.street.isEmpty { return true }
+        return !ManeuverBuilder.sameRoad(a.street, b.street)
+    }
+
+    private func edgeIndex(_ leg: RouteLeg, _ m: Maneuver) -> Int {
+        min(leg.edges.count - 1, max(0, leg.edgeIndex(atShapeIndex: m.shapeIndex)))
+    }
+
+    /// New names that hold only for a short stretch, or that repeat the name already driven on,
+    /// are not said (OSRM's suppressShortNameSegments).
+    private func suppressShortNames(_ steps: [Maneuver], leg: RouteLeg) -> [Maneuver] {
+        guard steps.count > 2 else { return steps }
+        var out = [steps[0]]
+        var i = 1
+        while i < steps.count - 1 {
+            let s = steps[i]
+            let isPlainNewName = s.type == .newName
+            if isPlainNewName, let prev = out.last {
+                let next = steps[i + 1]
+                let length = next.distanceFromStartMeters - s.distanceFromStartMeters
+                let repeatsName = prev.street == s.street && prev.ref == s.ref
+                if repeatsName || (length < ManeuverBuilder.nameSegmentCutoff && next.type != .arrive) || length < ManeuverBuilder.nameSegmentCutoff && next.type == .arrive {
+                    i += 1
+                    continue
+                }
+            }
+            out.append(s)
+            i += 1
+        }
+        out.append(steps[steps.count - 1])
+        return out
+    }
+
+    /// "At the end of the road" helps only when the road passed other junctions before it ends;
+    /// right after the previous maneuver it is a plain turn (OSRM's rule).
+    private func endOfRoadNeedsIntersections(_ steps: inout [Maneuver], leg: RouteLeg) {
+        for i in steps.indices.dropFirst() where steps[i].type == .endOfRoad {
+            let from = max(0, steps[i - 1].edgeIndex), to = steps[i].edgeIndex
+            var passed = 0
+            if to > from + 1 {
+                for e in (from + 1)..<to {
+                    let node = map.source(of: leg.edges[e])
+                    if map.outgoing(node).count + map.incoming(node).count > 4 { passed += 1 }
+                }
+            }
+            if passed == 0 { steps[i].type = .turn }
+        }
+    }
+
+    /// Step lengths and times.
+    private func lengths(_ result: inout [Maneuver], leg: RouteLeg) {
         for i in 0..<(result.count - 1) {
             let a = result[i], b = result[i + 1]
             result[i].stepDistanceMeters = b.distanceFromStartMeters - a.distanceFromStartMeters
@@ -151,18 +560,9 @@ public struct ManeuverBuilder: Sendable {
             let tb = leg.cumulativeSeconds[min(b.shapeIndex, leg.cumulativeSeconds.count - 1)]
             result[i].stepDurationSeconds = tb - ta
         }
-        return result
     }
 
-    /// True when the junction is a T: options on both sides, none straight ahead.
-    /// True at the end of a road meeting a through road: the other way along the same road
-    /// (same name) leaves on the opposite side.
-    private func hasOppositeOption(_ options: [DirectedEdge], bIn: Double, angle: Double, name: UInt32) -> Bool {
-        options.contains { o in
-            let a = Angle.difference(from: bIn, to: bearingOut(o))
-            return (a > 0) != (angle > 0) && abs(a) > 45 && map.edge(o.edge).nameID == name
-        }
-    }
+    // MARK: - Geometry
 
     /// The landmark at a junction node, when it has one.
     func landmark(at node: UInt32) -> Landmark? {
@@ -177,7 +577,7 @@ public struct ManeuverBuilder: Sendable {
         let g = map.geometry(of: d)
         let end = g[g.count - 1]
         var i = g.count - 2
-        while i > 0 && ruler.distance(g[i], end) < 20 { i -= 1 }
+        while i > 0 && ruler.distance(g[i], end) < ManeuverBuilder.lookahead { i -= 1 }
         return ruler.bearing(g[i], end)
     }
 
@@ -186,7 +586,7 @@ public struct ManeuverBuilder: Sendable {
         let g = map.geometry(of: d)
         let start = g[0]
         var i = 1
-        while i < g.count - 1 && ruler.distance(start, g[i]) < 20 { i += 1 }
+        while i < g.count - 1 && ruler.distance(start, g[i]) < ManeuverBuilder.lookahead { i += 1 }
         return ruler.bearing(start, g[i])
     }
 

@@ -26,6 +26,8 @@ public struct Navigator: Sendable {
     public private(set) var config: NavigatorConfig
     public private(set) var phase: Phase = .idle
     private var guidance: Guidance?
+    /// When the prompt being spoken is expected to end (no new prompt before).
+    private var speakingUntil = -Double.infinity
     /// Destination and vias still ahead.
     private var waypoints: [Coordinate] = []
     private var waypointBase = 0
@@ -39,7 +41,7 @@ public struct Navigator: Sendable {
 
     public init(config: NavigatorConfig = NavigatorConfig()) {
         self.config = config
-        text = Instructions(units: config.units)
+        text = Instructions(locale: GuidanceLocale.named(config.locale) ?? .english, units: config.units)
     }
 
     /// The current progress, when guiding.
@@ -80,14 +82,28 @@ public struct Navigator: Sendable {
                 out.append(.emit(NavigationEvent(time: time, .rerouted(distanceMeters: route.route.distanceMeters,
                                                                         durationSeconds: route.route.durationSeconds))))
             }
-            // say where to head (the depart instruction), as every navigator does when a route starts
-            if let depart = route.maneuvers.first?.first, depart.type == .depart {
-                let next = route.maneuvers.first.flatMap { $0.count > 1 ? $0[1] : nil }
-                let then = next.flatMap { n in n.distanceFromStartMeters < 150 ? n : nil }
-                speak(Prompt(text: text.prompt(depart, kind: .now, distanceMeters: 0, then: then), locale: config.locale, kind: .now,
-                             maneuver: depart), time: time, &out)
-                if then != nil, var g = guidance {
-                    g.promptsGiven.insert("0:1:now"); g.promptsGiven.insert("0:1:turnIn"); g.promptsGiven.insert("0:1:prepare")
+            // say where to head (the depart instruction), as every navigator does when a route
+            // starts; when the first maneuver is right at the start, say it instead
+            if let list = route.maneuvers.first, let depart = list.first, depart.type == .depart {
+                let v = max(lastPosition?.speedMetersPerSecond ?? 0, 3)
+                let spoken = list.indices.filter { $0 > 0 && list[$0].isSpoken && list[$0].type != .arrive }
+                var first = depart, announced = [Int]()
+                if let i1 = spoken.first, list[i1].distanceFromStartMeters < max(30, v * 2) {
+                    first = list[i1]
+                    announced.append(i1)
+                }
+                // a maneuver whose own prompt could not start before this one ends comes with it
+                let startSeconds = speechSeconds(text.prompt(first, kind: .now, distanceMeters: 0))
+                let thenIndex = spoken.first {
+                    !announced.contains($0) && (followsClosely(first, list[$0], speed: v)
+                        || list[$0].distanceFromStartMeters - first.distanceFromStartMeters
+                            <= v * (startSeconds + speechSeconds(text.prompt(list[$0], kind: .now, distanceMeters: 0)) + config.promptMarginSeconds + 1))
+                }
+                if let t = thenIndex { announced.append(t) }
+                let words = text.prompt(first, kind: .now, distanceMeters: 0, then: thenIndex.map { list[$0] })
+                speak(Prompt(text: words, locale: config.locale, kind: .now, maneuver: first, then: thenIndex.map { list[$0] }), time: time, &out)
+                if var g = guidance {
+                    for i in announced { for k in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("0:\(i):\(k.rawValue)") } }
                     guidance = g
                 }
             }
@@ -268,47 +284,100 @@ public struct Navigator: Sendable {
         guidance = g
     }
 
-    /// The prompt plan: by time at the current speed, early enough for speech to end before the
-    /// maneuver; each prompt once; none for a maneuver already passed.
-    private func schedulePrompts(_ g: inout Guidance, maneuvers: [Maneuver], nextIndex: Int, toNext: Double, speed: Double,
+    /// Whether `b` comes too soon after `a` to be announced on its own once `a` is passed: then
+    /// it is said with `a` ("..., then ...").
+    func followsClosely(_ a: Maneuver, _ b: Maneuver, speed v: Double) -> Bool {
+        let own = speechSeconds(text.prompt(b, kind: .now, distanceMeters: 0)) + config.promptMarginSeconds + 2
+        return b.distanceFromStartMeters - a.distanceFromStartMeters <= max(60, v * own)
+    }
+
+    /// Estimated seconds from deciding to speak a text to the end of its audio.
+    func speechSeconds(_ text: String) -> Double {
+        // a number is read as words: "9707" is "nine thousand seven hundred and seven"
+        let digits = text.reduce(0) { $0 + ($1.isNumber ? 1 : 0) }
+        let units = Double(text.count + 4 * digits)
+        return config.speechLatencySeconds + units * (config.speechSecondsPerCharacter ?? self.text.locale.speechSecondsPerCharacter)
+    }
+
+    /// The prompt plan, by time at the current speed: a far prompt on fast roads, a "turn in"
+    /// prompt, and a "now" prompt started early enough that it ends `promptMarginSeconds` before
+    /// the maneuver (its length estimated from the text); an earlier prompt only when it can end
+    /// before the next one must start; "then ..." when the next maneuver follows within seconds
+    /// (it is not announced again); never a prompt for a maneuver passed or while another is
+    /// still being spoken. Roundabout exits are part of the entry's instruction.
+    private mutating func schedulePrompts(_ g: inout Guidance, maneuvers: [Maneuver], nextIndex: Int, toNext: Double, speed: Double,
                                  time: Double, _ out: inout [NavigatorEffect]) {
-        let m = maneuvers[nextIndex]
-        guard m.type != .depart else { return }
-        let v = max(speed, 5)
-        let lead = config.speechLatencySeconds * v
-        // distances at which each prompt starts
-        let nowAt = max(30, v * 5) + lead
-        let turnInAt = max(150, v * 13) + lead
-        let prepareAt = max(1000, v * 45) + lead
+        guard let index = maneuvers.indices.first(where: { $0 >= nextIndex && maneuvers[$0].isSpoken }) else { return }
+        let m = maneuvers[index]
+        let d = toNext + (m.distanceFromStartMeters - maneuvers[nextIndex].distanceFromStartMeters)
+        if time < speakingUntil { return }
+        let v = max(speed, 3)
         let legIndex = g.legIndex
-        let key = { (k: PromptKind) in "\(legIndex):\(nextIndex):\(k.rawValue)" }
-        let stepLength = nextIndex > 0 ? m.distanceFromStartMeters - maneuvers[nextIndex - 1].distanceFromStartMeters : m.distanceFromStartMeters
+        let key = { (k: PromptKind) in "\(legIndex):\(index):\(k.rawValue)" }
+        let margin = config.promptMarginSeconds
+
+        // the "now" prompt, with the next maneuver when it follows within a few seconds
+        var then: Maneuver?
+        if let after = maneuvers.indices.first(where: { $0 > index && maneuvers[$0].isSpoken }).map({ maneuvers[$0] }),
+           after.type != .arrive, followsClosely(m, after, speed: v) {
+            then = after
+        }
+        let nowText = m.type == .arrive ? "" : text.prompt(m, kind: .now, distanceMeters: 0, then: then)
+        let nowAt = max(25, v * (speechSeconds(nowText) + margin))
+        let turnInText = text.prompt(m, kind: .turnIn, distanceMeters: max(d, 50))
+        let turnInAt = max(150, v * 13) + v * speechSeconds(turnInText)
+        let prepareAt = max(1000, v * 45)
 
         var kind: PromptKind?
+        var chosen = ""
         if m.type == .arrive {
-            if toNext <= turnInAt && toNext > nowAt && !g.promptsGiven.contains(key(.turnIn)) && stepLength > turnInAt * 0.5 { kind = .turnIn }
-        } else if toNext <= nowAt {
-            if !g.promptsGiven.contains(key(.now)) { kind = .now }
-        } else if toNext <= turnInAt {
-            if !g.promptsGiven.contains(key(.turnIn)) && !g.promptsGiven.contains(key(.now)) && toNext > nowAt + v * 3 { kind = .turnIn }
-        } else if toNext <= prepareAt && v >= 20 {
-            if !g.promptsGiven.contains(key(.prepare)) && !g.promptsGiven.contains(key(.turnIn)) && toNext > turnInAt + v * 5 { kind = .prepare }
+            // the arrival itself is said on arrival; before it, one "turn in" when there is room
+            if d <= turnInAt && d > v * (speechSeconds(turnInText) + margin) + 20 && !g.promptsGiven.contains(key(.turnIn)) {
+                kind = .turnIn
+                chosen = turnInText
+            }
+        } else if d <= nowAt {
+            if !g.promptsGiven.contains(key(.now)) {
+                kind = .now
+                chosen = nowText
+                // too late for the long form (the speaker was busy): the maneuver alone; too late
+                // even for that: nothing (a prompt after the turn is worse than none)
+                if then != nil, d < v * (speechSeconds(nowText) + margin) {
+                    then = nil
+                    chosen = text.prompt(m, kind: .now, distanceMeters: 0)
+                }
+                if d < v * (speechSeconds(chosen) + 0.5) {
+                    g.promptsGiven.insert(key(.now))
+                    return
+                }
+            }
+        } else if d <= turnInAt {
+            // only when it ends before the "now" prompt must start
+            if !g.promptsGiven.contains(key(.turnIn)) && d - v * speechSeconds(turnInText) > nowAt + v * 1 {
+                kind = .turnIn
+                chosen = turnInText
+            }
+        } else if d <= prepareAt && v >= 20 {
+            let t = text.prompt(m, kind: .prepare, distanceMeters: d)
+            if !g.promptsGiven.contains(key(.prepare)) && d - v * speechSeconds(t) > turnInAt + v * 2 {
+                kind = .prepare
+                chosen = t
+            }
         }
         guard let k = kind else { return }
         // all earlier kinds count as given: never a far prompt after a near one
         g.promptsGiven.insert(key(k))
         if k == .now { g.promptsGiven.insert(key(.turnIn)); g.promptsGiven.insert(key(.prepare)) }
         if k == .turnIn { g.promptsGiven.insert(key(.prepare)) }
-        var then: Maneuver?
-        if k == .now, nextIndex + 1 < maneuvers.count {
-            let after = maneuvers[nextIndex + 1]
-            if after.distanceFromStartMeters - m.distanceFromStartMeters <= max(60, v * 8) { then = after }
+        if k == .now, let t = then, let ti = maneuvers.firstIndex(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {
+            // announced: no prompt of its own (an arrival is still said on arrival)
+            for kk in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("\(legIndex):\(ti):\(kk.rawValue)") }
         }
-        let t = text.prompt(m, kind: k, distanceMeters: toNext, then: then)
-        speak(Prompt(text: t, locale: config.locale, kind: k, maneuver: m), time: time, &out)
+        speak(Prompt(text: chosen, locale: config.locale, kind: k, maneuver: m, then: k == .now ? then : nil), time: time, &out)
     }
 
-    private func speak(_ prompt: Prompt, time: Double, _ out: inout [NavigatorEffect]) {
+    private mutating func speak(_ prompt: Prompt, time: Double, _ out: inout [NavigatorEffect]) {
+        speakingUntil = max(speakingUntil, time) + speechSeconds(prompt.text)
         out.append(.emit(NavigationEvent(time: time, .prompt(text: prompt.text, locale: prompt.locale, kind: prompt.kind.rawValue,
                                                              maneuver: prompt.maneuver?.osrmTurn ?? ""))))
         out.append(.speak(prompt))

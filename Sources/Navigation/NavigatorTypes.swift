@@ -38,6 +38,16 @@ public struct Prompt: Sendable, Equatable {
     public var locale: String
     public var kind: PromptKind
     public var maneuver: Maneuver?
+    /// The maneuver said with it ("..., then ..."), if any.
+    public var then: Maneuver?
+
+    public init(text: String, locale: String, kind: PromptKind, maneuver: Maneuver?, then: Maneuver? = nil) {
+        self.text = text
+        self.locale = locale
+        self.kind = kind
+        self.maneuver = maneuver
+        self.then = then
+    }
 }
 
 /// Inputs of the navigator. Each carries its time; the navigator has no clock.
@@ -78,5 +88,9 @@ public struct NavigatorConfig: Sendable {
     /// Seconds from deciding to speak to the end of the audio start-up (measured per device); the
     /// prompt plan speaks that much earlier.
     public var speechLatencySeconds = 0.3
+    /// Speaking time per character of prompt text; nil: the locale's estimate.
+    public var speechSecondsPerCharacter: Double?
+    /// Seconds between the end of a "now" prompt and the maneuver, at the least.
+    public var promptMarginSeconds = 1.5
     public init() {}
 }

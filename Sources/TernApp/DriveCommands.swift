@@ -84,11 +84,12 @@ enum DriveCommands {
         o.console = a.value("console")
         o.baud = try a.int("baud", default: 115_200, range: 1...4_000_000)
         o.quiet = a.has("quiet")
-        o.locale = a.value("lang") ?? "en-GB"
-        if let u = a.value("units") {
-            guard let units = Guidance.UnitSystem(rawValue: u) else { throw UsageError("--units \(u): expected metric or imperial") }
-            o.units = units
-        }
+        let locale: GuidanceLocale
+        do {
+            locale = try GuidanceLocale.parse(a.value("lang") ?? "en-GB", setting: "--lang")
+            o.locale = locale.code
+            o.units = try a.value("units").map { try Guidance.UnitSystem.parse($0, setting: "--units") } ?? locale.defaultUnits
+        } catch { throw UsageError("\(error)") }
         guard FileManager.default.isReadableFile(atPath: o.log) else { throw CommandError("\(o.log): no such file or not readable") }
         let r = try await Replay.run(o)
         printSummary(r)

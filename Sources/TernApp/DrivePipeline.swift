@@ -145,17 +145,6 @@ final class DrivePipeline {
 /// Locale → espeak-ng voice.
 enum Voices {
     static func espeakVoice(forLocale locale: String) -> String {
-        let l = locale.lowercased().replacingOccurrences(of: "_", with: "-")
-        switch l {
-        case "en", "en-gb": return "en-gb"
-        case "en-us": return "en-us"
-        case "pt-br": return "pt-br"
-        case "pt-pt", "pt": return "pt"
-        case "es-es", "es": return "es"
-        case "fr-fr", "fr": return "fr"
-        case "zh-cn", "zh": return "cmn"
-        case "nb", "no": return "nb"
-        default: return l.split(separator: "-").first.map(String.init) ?? "en-gb"
-        }
+        GuidanceLocale.named(locale)?.voice ?? "en-gb"
     }
 }

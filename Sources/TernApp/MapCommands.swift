@@ -72,13 +72,11 @@ enum MapCommands {
         let mapPath = try a.require("map")
         // options first: a usage error is reported before any file is touched
         let from = try a.coordinate("from"), to = try a.coordinate("to"), vias = try a.coordinates("via")
-        let units: UnitSystem
-        switch a.value("units") ?? "metric" {
-        case "metric": units = .metric
-        case "imperial": units = .imperial
-        case let u: throw UsageError("--units \(u): expected metric or imperial")
-        }
-        let text = Instructions(units: units)
+        let text: Instructions
+        do {
+            let locale = try GuidanceLocale.parse(a.value("lang") ?? "en-GB", setting: "--lang")
+            text = Instructions(locale: locale, units: try a.value("units").map { try UnitSystem.parse($0, setting: "--units") } ?? .metric)
+        } catch { throw UsageError("\(error)") }
         if a.value("queries") == nil && (from == nil || to == nil) { throw UsageError("route needs --from and --to (or --queries)") }
         let map: RoadMap
         do { map = try RoadMap(path: mapPath) } catch { throw CommandError("\(error)") }

@@ -20,7 +20,8 @@ enum RunCommand {
         var speech = "default"
         var logDirectory = "/var/lib/tern/drives"
         var locale = "en-GB"
-        var units: UnitSystem = .metric
+        /// nil: the locale's own units.
+        var units: UnitSystem?
         var destination: Coordinate?
 
         /// Reads `key = value` lines (`#` comments); unknown keys and bad values are errors naming the line.
@@ -49,10 +50,10 @@ enum RunCommand {
                 baud = b
             case "speech": speech = value
             case "log-dir": logDirectory = value
-            case "locale": locale = value
+            case "locale":
+                do { locale = try GuidanceLocale.parse(value, setting: "locale").code } catch { throw CommandError("\(place): \(error)") }
             case "units":
-                guard let u = UnitSystem(rawValue: value) else { throw CommandError("\(place): units must be metric or imperial") }
-                units = u
+                do { units = try UnitSystem.parse(value, setting: "units") } catch { throw CommandError("\(place): \(error)") }
             case "destination":
                 guard let c = Coordinate(parsing: value) else { throw CommandError("\(place): destination must be LAT,LON") }
                 destination = c
@@ -102,7 +103,7 @@ enum RunCommand {
         let status: StatusSink = serial ?? StdoutStatusSink()
         var navConfig = NavigatorConfig()
         navConfig.locale = config.locale
-        navConfig.units = config.units
+        navConfig.units = config.units ?? GuidanceLocale.named(config.locale)?.defaultUnits ?? .metric
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)
         if let d = config.destination { pipeline.go(to: [d], time: 0) }
 

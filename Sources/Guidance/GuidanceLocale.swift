@@ -1,0 +1,178 @@
+import Foundation
+
+/// The phrase tables of one guidance language, parsed from `Locales/*.swift`.
+public struct GuidanceLocale: Sendable {
+    /// BCP 47 code ("en-GB", "pt-BR", "zh-CN").
+    public let code: String
+    /// The espeak-ng voice that reads it.
+    public let voice: String
+    /// The distance units drivers there expect unless told otherwise.
+    public let defaultUnits: UnitSystem
+    /// Lower-case an instruction's first letter when it is put inside another phrase.
+    let lowerFirst: Bool
+    let decimal: String
+    let phrases: [String: String]
+
+    /// Every locale Tern speaks, in the order of `LocaleTables.registry`.
+    public static let all: [GuidanceLocale] = LocaleTables.registry.map { entry in
+        do {
+            return try GuidanceLocale(code: entry.code, units: entry.units, table: entry.table)
+        } catch {
+            // the tables are compiled in and checked by GuidanceLocaleTests: a failure here is a build defect
+            preconditionFailure("guidance locale \(entry.code): \(error)")
+        }
+    }
+
+    public static let english = named("en-GB")!
+
+    /// The locale for a code, ignoring case and "_" vs "-"; a region Tern does not have falls
+    /// back to the language ("de-AT" → "de", "en" → "en-GB", "pt" → "pt-PT", "zh" → "zh-CN").
+    public static func named(_ code: String) -> GuidanceLocale? {
+        let c = code.replacingOccurrences(of: "_", with: "-").lowercased()
+        if let l = all.first(where: { $0.code.lowercased() == c }) { return l }
+        let language = c.split(separator: "-").first.map(String.init) ?? c
+        if let l = all.first(where: { $0.code.lowercased() == language }) { return l }
+        if let l = all.first(where: { $0.code.lowercased() == "\(language)-\(language)" }) { return l }
+        return all.first { $0.code.lowercased().hasPrefix(language + "-") }
+    }
+
+    /// The locale for a user's setting, or an error naming the setting and what Tern speaks.
+    public static func parse(_ code: String, setting: String) throws -> GuidanceLocale {
+        guard let l = named(code) else {
+            throw LocaleChoiceError(message: "\(setting) \(code): not a language Tern speaks (\(all.map(\.code).joined(separator: ", ")))")
+        }
+        return l
+    }
+
+    /// Keys every table has (those of English).
+    public static var keys: [String] { english.phrases.keys.sorted() }
+
+    init(code: String, units: UnitSystem, table: String) throws {
+        let merged = try LocaleTables.resolve(table)
+        guard let voice = merged["voice"] as? String, !voice.isEmpty else { throw LocaleError.missing("voice") }
+        self.code = code
+        self.voice = voice
+        defaultUnits = units
+        lowerFirst = merged["lower_first"] as? Bool ?? true
+        decimal = merged["decimal"] as? String ?? "."
+        var p = [String: String]()
+        for (k, v) in merged where !["base", "voice", "lower_first", "decimal"].contains(k) {
+            guard let s = v as? String else { throw LocaleError.notText(k) }
+            p[k] = s
+        }
+        phrases = p
+    }
+
+    /// A phrase with its placeholders filled; the English phrase when this table lacks the key.
+    public func phrase(_ key: String, _ values: [String: String] = [:]) -> String {
+        guard let template = phrases[key] ?? GuidanceLocale.englishPhrase(key) else { return key }
+        var out = template
+        for (name, value) in values { out = out.replacingOccurrences(of: "{\(name)}", with: value) }
+        return out
+    }
+
+    /// The raw template (for the tests that compare placeholders).
+    public func template(_ key: String) -> String? { phrases[key] }
+
+    private static func englishPhrase(_ key: String) -> String? {
+        all.first { $0.code == "en-GB" }?.phrases[key]
+    }
+
+    /// An instruction as it reads inside another phrase.
+    func embedded(_ s: String) -> String {
+        guard lowerFirst, let f = s.first else { return s }
+        // "U-turn", an all-capital ref or a name stays as it is: only a capitalised word is lowered
+        let second = s.dropFirst().first
+        if let n = second, n.isUppercase { return s }
+        return f.lowercased() + s.dropFirst()
+    }
+
+    /// A cautious estimate of espeak-ng's speaking time per character of this language's text at
+    /// the default rate (measured on every table's "in 300 metres, turn left" prompt: 0.06–0.085 s
+    /// for alphabetic scripts, up to 0.16 s for Japanese kana and Chinese; 15–20% added).
+    public var speechSecondsPerCharacter: Double {
+        switch code.split(separator: "-").first.map(String.init) ?? code {
+        case "ja", "zh": return 0.19
+        case "ko": return 0.16
+        case "he", "mn": return 0.14
+        case "ar": return 0.12
+        default: return 0.095
+        }
+    }
+
+    /// What ends a spoken sentence.
+    var fullStop: String { code.hasPrefix("ja") || code.hasPrefix("zh") ? "。" : "." }
+
+    /// A number as spoken: "2.5" or "2,5".
+    func number(_ v: Double) -> String {
+        let s = v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v)
+        return decimal == "." ? s : s.replacingOccurrences(of: ".", with: decimal)
+    }
+
+    enum LocaleError: Error, CustomStringConvertible {
+        case badJSON(String), missing(String), notText(String), base(String)
+        var description: String {
+            switch self {
+            case .badJSON(let e): return "bad JSON: \(e)"
+            case .missing(let k): return "no \(k)"
+            case .notText(let k): return "\(k) is not text"
+            case .base(let b): return "unknown base \(b)"
+            }
+        }
+    }
+}
+
+public struct LocaleChoiceError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+extension UnitSystem {
+    /// The units for a user's setting, or an error naming the setting.
+    public static func parse(_ value: String, setting: String) throws -> UnitSystem {
+        guard let u = UnitSystem(rawValue: value) else {
+            throw LocaleChoiceError(message: "\(setting) \(value): expected metric, imperial (miles and feet) or imperial-uk (miles and yards)")
+        }
+        return u
+    }
+}
+
+/// The compiled-in tables (one Swift file per language under Locales/).
+enum LocaleTables {
+    /// Code, table, default units: the 17 languages Navmii speaks, Vietnamese and Indonesian,
+    /// the rest of Valhalla's narration languages, and Chinese. en-AU reads the British table
+    /// in metric units.
+    static let registry: [(code: String, table: String, units: UnitSystem)] = [
+        ("en-GB", en, .imperialUK), ("en-US", enUS, .imperial), ("en-AU", en, .metric), ("cs", cs, .metric),
+        ("da", da, .metric), ("de", de, .metric), ("fi", fi, .metric), ("fr-FR", fr_FR, .metric), ("it", it, .metric),
+        ("ko", ko, .metric), ("nb", nb, .metric), ("pl", pl, .metric), ("pt-BR", pt_BR, .metric),
+        ("pt-PT", pt_PT, .metric), ("ru", ru, .metric), ("es-ES", es_ES, .metric), ("sv", sv, .metric),
+        ("tr", tr, .metric), ("vi", vi, .metric), ("id", id, .metric), ("ar", ar, .metric), ("bg", bg, .metric),
+        ("ca", ca, .metric), ("el", el, .metric), ("et", et, .metric), ("he", he, .metric), ("hi", hi, .metric),
+        ("hu", hu, .metric), ("ja", ja, .metric), ("mn", mn, .metric), ("nl", nl, .metric), ("ro", ro, .metric),
+        ("sk", sk, .metric), ("sl", sl, .metric), ("uk", uk, .metric), ("zh-CN", zh_CN, .metric),
+    ]
+
+    static let byName: [String: String] = ["en": en, "enUS": enUS, "pt_BR": pt_BR]
+
+    static func parse(_ table: String) throws -> [String: Any] {
+        do {
+            guard let o = try JSONSerialization.jsonObject(with: Data(table.utf8)) as? [String: Any] else {
+                throw GuidanceLocale.LocaleError.badJSON("not an object")
+            }
+            return o
+        } catch let e as GuidanceLocale.LocaleError {
+            throw e
+        } catch {
+            throw GuidanceLocale.LocaleError.badJSON("\(error)")
+        }
+    }
+
+    /// The table with its "base" table's keys under it.
+    static func resolve(_ table: String, depth: Int = 0) throws -> [String: Any] {
+        let t = try parse(table)
+        guard let b = t["base"] as? String else { return t }
+        guard depth < 4, let base = byName[b] else { throw GuidanceLocale.LocaleError.base(b) }
+        return try resolve(base, depth: depth + 1).merging(t) { $1 }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Geo
+import Guidance
+import Testing
+
+/// The phrase tables: every language Tern speaks has every phrase English has, with the same
+/// placeholders, and renders every kind of maneuver without a placeholder left over.
+@Suite struct LocaleTests {
+    static let required = ["cs", "da", "en-GB", "en-US", "fi", "fr-FR", "de", "it", "ko", "nb", "pl", "pt-BR", "pt-PT", "ru", "es-ES",
+                           "sv", "tr", "vi", "id", "ar", "bg", "ca", "el", "en-AU", "et", "he", "hi", "hu", "ja", "mn", "nl", "ro",
+                           "sk", "sl", "uk", "zh-CN"]
+
+    @Test func everyRequiredLocaleIsThere() {
+        let codes = Set(GuidanceLocale.all.map(\.code))
+        #expect(codes.count >= 36)
+        for c in LocaleTests.required { #expect(codes.contains(c), "missing locale \(c)") }
+    }
+
+    static func placeholders(_ s: String) -> [String] {
+        s.matches(of: /\{(\w+)\}/).map { String($0.1) }.sorted()
+    }
+
+    @Test(arguments: GuidanceLocale.all.map(\.code))
+    func tableHasEveryPhraseWithItsPlaceholders(code: String) throws {
+        let l = try #require(GuidanceLocale.named(code))
+        let en = GuidanceLocale.english
+        for key in GuidanceLocale.keys {
+            let want = try #require(en.template(key))
+            guard let got = l.template(key) else {
+                Issue.record("\(code): no phrase \(key)")
+                continue
+            }
+            #expect(!got.trimmingCharacters(in: .whitespaces).isEmpty, "\(code) \(key) is empty")
+            #expect(LocaleTests.placeholders(got) == LocaleTests.placeholders(want), "\(code) \(key): \(got)")
+        }
+        #expect(!l.voice.isEmpty)
+    }
+
+    /// One maneuver of every type and modifier, rendered in every language, as text and as
+    /// prompts at several distances in every unit system.
+    @Test(arguments: GuidanceLocale.all.map(\.code))
+    func everyManeuverRendersCompletely(code: String) throws {
+        let l = try #require(GuidanceLocale.named(code))
+        let at = Coordinate(latitude: 48, longitude: 11)
+        var samples = [Maneuver]()
+        for type in ManeuverType.allCases {
+            for mod in [nil] + ManeuverModifier.allCases.map(Optional.some) {
+                for street in ["", "Hauptstraße"] {
+                    var m = Maneuver(type: type, modifier: mod, exit: type == .roundabout || type == .rotary ? 3 : nil, street: street,
+                                     ref: street.isEmpty ? "" : "B 2", location: at, shapeIndex: 0, distanceFromStartMeters: 0, bearingAfter: 100)
+                    if type == .arrive { m.side = mod?.isLeft == true ? .left : (mod?.isRight == true ? .right : nil) }
+                    samples.append(m)
+                }
+            }
+        }
+        var big = samples[0]
+        big.type = .roundabout
+        big.exit = 12
+        samples.append(big)
+        var landmark = samples[10]
+        landmark.type = .turn
+        landmark.modifier = .left
+        for lm: Landmark in [.trafficSignals, .trafficSignalsBefore, .stopSign, .place("Marienplatz", after: true), .place("Marienplatz", after: false)] {
+            landmark.landmark = lm
+            samples.append(landmark)
+        }
+        for units in UnitSystem.allCases {
+            let t = Instructions(locale: l, units: units)
+            for m in samples {
+                let text = t.text(m)
+                #expect(!text.isEmpty && !text.contains("{") && !text.contains("}"), "\(code): \(text)")
+                for d in [12.0, 85, 280, 640, 1200, 2600, 7400] {
+                    let p = t.prompt(m, kind: .turnIn, distanceMeters: d, then: nil)
+                    #expect(!p.contains("{") && !p.contains("}"), "\(code) \(units): \(p)")
+                }
+                let now = t.prompt(m, kind: .now, distanceMeters: 0, then: samples[2])
+                #expect(!now.contains("{"), "\(code): \(now)")
+            }
+            for key in ["prompt.reroute", "prompt.gps_lost", "prompt.gps_recovered", "prompt.uturn_when_possible"] {
+                #expect(!t.message(key).contains("{"))
+            }
+            #expect(!t.message("prompt.continue_for", distanceMeters: 4000).contains("{"))
+        }
+    }
+
+    @Test func fallbacksAndErrors() throws {
+        #expect(GuidanceLocale.named("de-AT")?.code == "de")
+        #expect(GuidanceLocale.named("en")?.code == "en-GB")
+        #expect(GuidanceLocale.named("pt")?.code == "pt-PT")
+        #expect(GuidanceLocale.named("zh")?.code == "zh-CN")
+        #expect(GuidanceLocale.named("EN_us")?.code == "en-US")
+        #expect(GuidanceLocale.named("xx") == nil)
+        #expect(throws: LocaleChoiceError.self) { try GuidanceLocale.parse("klingon", setting: "--lang") }
+        #expect(GuidanceLocale.named("en-GB")?.defaultUnits == .imperialUK)
+        #expect(GuidanceLocale.named("en-US")?.defaultUnits == .imperial)
+        #expect(GuidanceLocale.named("de")?.defaultUnits == .metric)
+    }
+
+    /// Distances rounded as drivers say them, with each language's number forms and decimal mark.
+    @Test func spokenDistancesInOtherLanguages() throws {
+        let de = Instructions(locale: try #require(GuidanceLocale.named("de")))
+        #expect(de.spokenDistance(2600).hasPrefix("2,5 "))
+        let uk = Instructions(locale: .english, units: .imperialUK)
+        #expect(uk.spokenDistance(150) == "150 yards")
+        #expect(uk.spokenDistance(60) == "70 yards")
+        #expect(uk.spokenDistance(800) == "half a mile")
+        let us = Instructions(locale: try #require(GuidanceLocale.named("en-US")))
+        #expect(us.spokenDistance(100) == "350 feet")
+        #expect(us.spokenDistance(9000) == "6 miles")
+        let ru = Instructions(locale: try #require(GuidanceLocale.named("ru")))
+        #expect(ru.spokenDistance(1500) != ru.spokenDistance(7000))
+        #expect(ru.spokenDistance(1500).hasPrefix("1,5"))
+    }
+
+    /// Landmarks and "then" read in order; the embedded instruction is lower-cased only where
+    /// the language has case.
+    @Test func promptsCombineInstructions() throws {
+        let at = Coordinate(latitude: 48, longitude: 11)
+        var turn = Maneuver(type: .turn, modifier: .left, street: "Main Street", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        turn.landmark = .trafficSignalsBefore
+        let en = Instructions()
+        #expect(en.text(turn) == "Turn left onto Main Street after the traffic lights")
+        turn.landmark = .place("the Town Hall", after: false)
+        #expect(en.prompt(turn, kind: .turnIn, distanceMeters: 300) == "In 300 metres, turn left onto Main Street at the Town Hall.")
+        let ja = Instructions(locale: try #require(GuidanceLocale.named("ja")))
+        #expect(ja.prompt(turn, kind: .turnIn, distanceMeters: 300).hasSuffix("。"))
+    }
+}
