@@ -100,11 +100,24 @@ public struct ManeuverBuilder: Sendable {
     /// direction word or a suffix changes ("Main Street" → "Main Street North"), nor when both
     /// have no name and the same ref.
     func announcesName(from a: EdgeRecord, to b: EdgeRecord) -> Bool {
-        if a.nameID == b.nameID { return a.nameID == 0 && a.refID != b.refID && b.refID != 0 }
+        if a.nameID == b.nameID { return a.nameID == 0 && !sameRef(a, b) && b.refID != 0 }
         let na = map.name(a.nameID), nb = map.name(b.nameID)
         if nb.isEmpty { return false }
         if na.isEmpty { return true }
         return !ManeuverBuilder.sameRoad(na, nb)
+    }
+
+    /// Whether `b` is the road `a` by name (or by ref where neither has a name).
+    func keepsRoad(_ a: EdgeRecord, _ b: EdgeRecord) -> Bool {
+        a.nameID == b.nameID && (a.nameID != 0 || sameRef(a, b))
+    }
+
+    /// Refs of one road: equal, or one list of refs within the other ("US 50" and "US 50; I 66").
+    func sameRef(_ a: EdgeRecord, _ b: EdgeRecord) -> Bool {
+        if a.refID == b.refID { return true }
+        let split = { (id: UInt32) in Set(self.map.name(id).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+        let x = split(a.refID), y = split(b.refID)
+        return !x.isEmpty && !y.isEmpty && (x.isSubset(of: y) || y.isSubset(of: x))
     }
 
     /// Names of one road: equal but for direction words, or one the start of the other
@@ -170,6 +183,7 @@ public struct ManeuverBuilder: Sendable {
         result = collapse(result, leg: leg)
         result = suppressShortNames(result, leg: leg)
         endOfRoadNeedsIntersections(&result, leg: leg)
+        addLandmarks(&result, leg: leg)
         lengths(&result, leg: leg)
         return result
     }
@@ -186,7 +200,7 @@ public struct ManeuverBuilder: Sendable {
         let options = others.filter(\.canEnter)
         let sameName = !announcesName(from: inRec, to: outRec)
         // staying on the road by name (an unnamed road after a named one is another road)
-        let keepsName = (inRec.nameID == outRec.nameID && (inRec.nameID != 0 || inRec.refID == outRec.refID))
+        let keepsName = (inRec.nameID == outRec.nameID && (inRec.nameID != 0 || sameRef(inRec, outRec)))
             || (inRec.nameID != 0 && outRec.nameID != 0 && ManeuverBuilder.sameRoad(map.name(inRec.nameID), map.name(outRec.nameID)))
         let modifier = ManeuverBuilder.modifier(angle)
         func make(_ type: ManeuverType, _ mod: ManeuverModifier?) -> Maneuver {
@@ -197,8 +211,18 @@ public struct ManeuverBuilder: Sendable {
 
         // turning round on the same road
         if outEdge == inEdge.opposite || abs(angle) >= 179.5 { return make(.continue, .uturn) }
-        // a sharp turn back onto the other carriageway of the same road
-        if abs(angle) >= 150, sameName, inRec.nameID != 0 { return make(.continue, .uturn) }
+        // a sharp turn back onto the other carriageway of the same road, or a turn onto the
+        // same road that ends up heading back within a few tens of metres (through the gap of
+        // a dual carriageway)
+        // (only at a junction: a hairpin bend where no other road meets is no maneuver)
+        if abs(angle) >= 150, sameName, inRec.nameID != 0, !options.isEmpty { return make(.continue, .uturn) }
+        if abs(angle) >= 60, keepsName, inRec.nameID != 0, !options.isEmpty {
+            let along = leg.cumulativeMeters[min(leg.edgeShapeStart[k], leg.cumulativeMeters.count - 1)]
+            if along + 60 < leg.distanceMeters {
+                let later = ruler.bearing(pointAlong(leg, along + 35), pointAlong(leg, along + 60))
+                if abs(Angle.difference(from: bIn, to: later)) >= 155 { return make(.continue, .uturn) }
+            }
+        }
 
         // onto a ring node and straight off it again: an enter-and-exit, unless driving through
         if let ringRoad = all.first(where: { ManeuverBuilder.isRing($0.record) }) {
@@ -210,8 +234,19 @@ public struct ManeuverBuilder: Sendable {
         }
 
         // ramps: the side is where the ramp leaves the road that goes on
+        let highway: Set<RoadClass> = [.motorway, .trunk]
         let ramps: Set<RoadClass> = [.motorwayLink, .trunkLink]
         let fromHighway = inRec.roadClass == .motorway || inRec.roadClass == .trunk
+        // a motorway ending in two ramps: a fork
+        if fromHighway, outRec.roadClass.isLink, !options.isEmpty, options.allSatisfy({ $0.record.roadClass.isLink }),
+           let o = options.min(by: { $0.deviation < $1.deviation }), o.deviation < 45, abs(angle) < 45 {
+            return make(.fork, angle < o.angle ? .slightLeft : .slightRight)
+        }
+        // from a ramp onto another ramp beside the motorway: the exit
+        if inRec.roadClass.isLink, outRec.roadClass.isLink,
+           let main = options.filter({ highway.contains($0.record.roadClass) }).min(by: { $0.deviation < $1.deviation }), main.deviation < 60 {
+            return make(.offRamp, angle > main.angle ? .slightRight : .slightLeft)
+        }
         if outRec.roadClass.isLink && !inRec.roadClass.isLink && !options.isEmpty && (fromHighway || ramps.contains(outRec.roadClass)) {
             var mod = modifier
             if let main = options.filter({ !$0.record.roadClass.isLink }).min(by: { $0.deviation < $1.deviation }), main.deviation < 60 {
@@ -226,8 +261,8 @@ public struct ManeuverBuilder: Sendable {
             return make(.fork, angle < o.angle ? .slightLeft : .slightRight)
         }
         // joining a motorway or trunk that comes from behind: a merge, to the side of the road joined
-        let highway: Set<RoadClass> = [.motorway, .trunk]
-        if highway.contains(outRec.roadClass), options.allSatisfy({ $0.deviation > 60 }),
+        if highway.contains(outRec.roadClass), options.allSatisfy({ $0.deviation > 60 || $0.record.roadClass.isLink }),
+           inRec.roadClass.isLink || !keepsName,
            let joined = others.filter({ !$0.canEnter && $0.deviation > 120 && (highway.contains($0.record.roadClass) || $0.record.roadClass.isLink) }).first,
            inRec.roadClass.isLink || highway.contains(inRec.roadClass) {
             return make(.merge, joined.angle < 0 ? .slightLeft : .slightRight)
@@ -242,9 +277,10 @@ public struct ManeuverBuilder: Sendable {
         }
 
         // a motorway or trunk that splits in two
+        // (not where one branch is the road itself going on: that one is obvious, the other a turn)
         if highway.contains(inRec.roadClass), highway.contains(outRec.roadClass),
-           options.contains(where: { highway.contains($0.record.roadClass) && $0.deviation < 45 }), abs(angle) < 45 {
-            let other = options.filter { highway.contains($0.record.roadClass) }.min { $0.deviation < $1.deviation }!
+           let other = options.filter({ highway.contains($0.record.roadClass) && $0.deviation < 45 }).min(by: { $0.deviation < $1.deviation }),
+           abs(angle) < 45, keepsRoad(inRec, outRec) == keepsRoad(inRec, other.record) {
             return make(.fork, angle < other.angle ? .slightLeft : .slightRight)
         }
 
@@ -273,7 +309,12 @@ public struct ManeuverBuilder: Sendable {
             m.silent = true
             return m
         }
-        return make(keepsName ? .continue : .turn, modifier)
+        // "straight" only when nothing is straighter: beside a straighter road it is a slight turn
+        var mod = modifier
+        if mod == .straight, let straighter = options.filter({ $0.deviation < abs(angle) }).min(by: { $0.deviation < $1.deviation }) {
+            mod = angle > straighter.angle ? .slightRight : .slightLeft
+        }
+        return make(keepsName ? .continue : .turn, mod)
     }
 
     /// True when the driver needs no instruction to take `outRec` here: it is the clear way on
@@ -460,6 +501,12 @@ public struct ManeuverBuilder: Sendable {
             if s.silent && n.silent {
                 steps.remove(at: i + 1)
                 continue
+            } else if !sTurn && !nTurn && ManeuverBuilder.modifier(total) == .straight {
+                // straight over both carriageways: at most a change of name
+                merged.type = .newName
+                merged.modifier = .straight
+                merged.landmark = s.landmark ?? n.landmark
+                if !announcesNameChange(before, merged) { merged.silent = true }
             } else if abs(total) >= 150 && (sameSide || sTurn || nTurn) {
                 merged.type = .continue
                 merged.modifier = .uturn
@@ -472,6 +519,11 @@ public struct ManeuverBuilder: Sendable {
                 }
                 merged.type = .newName
                 merged.modifier = .straight
+            } else if sTurn && nTurn && sameSide {
+                // two turns the same way over a short connector: one turn
+                merged.type = .turn
+                merged.modifier = ManeuverBuilder.modifier(total)
+                merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn {
                 i += 1
                 continue
@@ -549,6 +601,72 @@ public struct ManeuverBuilder: Sendable {
             }
             if passed == 0 { steps[i].type = .turn }
         }
+    }
+
+    /// Landmarks a driver sees, where they are unambiguous: traffic lights at the junction or
+    /// the one set passed just before it ("turn left after the traffic lights"), else a named
+    /// place at the corner or the one passed just before ("turn right after the Shell station"),
+    /// as in landmark routing: at or after the place, never one the driver has yet to reach.
+    private func addLandmarks(_ steps: inout [Maneuver], leg: RouteLeg) {
+        let turning: Set<ManeuverType> = [.turn, .endOfRoad, .continue, .fork, .newName]
+        for i in steps.indices.dropFirst() where turning.contains(steps[i].type) && steps[i].landmark == nil
+            && steps[i].modifier != .straight && steps[i].modifier != .uturn {
+            let k = steps[i].edgeIndex
+            guard k > 0, k < leg.edges.count else { continue }
+            let at = steps[i].distanceFromStartMeters
+            let previous = steps[i - 1].distanceFromStartMeters
+            // signals on the way in, within 150 m and after the previous maneuver; a crossing's
+            // signals (nodes a few metres apart) are one set
+            var sets = [Double]()
+            var e = k - 1
+            while e > 0 {
+                let node = map.source(of: leg.edges[e])
+                let d = at - leg.cumulativeMeters[min(leg.edgeShapeStart[e], leg.cumulativeMeters.count - 1)]
+                if d > 150 || at - d <= previous { break }
+                if map.flags(ofNode: node).contains(.trafficSignals), d >= 15 {
+                    if let last = sets.last, d - last < 30 { } else { sets.append(d) }
+                }
+                e -= 1
+            }
+            if sets.count == 1 {
+                steps[i].landmark = .trafficSignalsBefore
+                continue
+            }
+            if !sets.isEmpty { continue }
+            // a named place at the corner, or the one passed on the last stretch before it; not
+            // one named like a road here (a bus stop called after the street says nothing)
+            let corner = steps[i].location
+            let node = map.source(of: leg.edges[k])
+            var roadNames = Set((map.outgoing(node) + map.incoming(node)).map { map.name(map.edge($0.edge).nameID) })
+            roadNames.formUnion([steps[i - 1].street, steps[i].street])
+            let usable = { (id: UInt32) -> Bool in
+                let n = map.name(id)
+                return id != 0 && !n.isEmpty && !roadNames.contains(n)
+            }
+            let atCorner = Set(map.places(near: corner, radiusMeters: 35).map(\.place.nameID).filter(usable))
+            if atCorner.count == 1, let id = atCorner.first {
+                steps[i].landmark = .place(map.name(id), after: false)
+                continue
+            }
+            if atCorner.count > 1 { continue }
+            var passed = Set<UInt32>()
+            var d = 40.0
+            while d <= 120, at - d > previous {
+                passed.formUnion(map.places(near: pointAlong(leg, at - d), radiusMeters: 25).map(\.place.nameID).filter(usable))
+                d += 20
+            }
+            if passed.count == 1, let id = passed.first { steps[i].landmark = .place(map.name(id), after: true) }
+        }
+    }
+
+    /// The point `meters` from the leg's start along its shape.
+    private func pointAlong(_ leg: RouteLeg, _ meters: Double) -> Coordinate {
+        let s = leg.shape, cum = leg.cumulativeMeters
+        var i = 1
+        while i < s.count - 1 && cum[i] < meters { i += 1 }
+        let f = cum[i] > cum[i - 1] ? min(1, max(0, (meters - cum[i - 1]) / (cum[i] - cum[i - 1]))) : 0
+        return Coordinate(latitude: s[i - 1].latitude + (s[i].latitude - s[i - 1].latitude) * f,
+                          longitude: s[i - 1].longitude + (s[i].longitude - s[i - 1].longitude) * f)
     }
 
     /// Step lengths and times.

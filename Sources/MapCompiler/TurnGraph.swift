@@ -56,7 +56,9 @@ extension TurnGraph {
             g.edges[Int(d >> 1)].flags.contains(d & 1 == 0 ? .restrictedForward : .restrictedBackward)
         }
         func isFerry(_ d: UInt32) -> Bool { g.edges[Int(d >> 1)].flags.contains(.ferry) }
+        func isRing(_ d: UInt32) -> Bool { !g.edges[Int(d >> 1)].flags.isDisjoint(with: [.roundabout, .circular]) }
         let bearings = Bearings(g)
+        let ringSide = ringOrientation(g, leaving: leaving)
         var arcs = [[Arc]](repeating: [], count: directed)
         let entryPenalty = UInt64((options.restrictedEntryPenaltySeconds * 1000).rounded())
         for v in 0..<g.nodes.count {
@@ -71,6 +73,9 @@ extension TurnGraph {
                     if restrictions.forbiddenTurns.contains(UInt64(a) << 32 | UInt64(b)) { continue }
                     if let only = onlyTo, !only.contains(b) { continue }
                     let angle = isUTurn ? 180 : Angle.difference(from: bearings.arriving[Int(a)], to: bearings.leaving[Int(b)])
+                    // at a roundabout, from a road onto another straight across the ring's flow
+                    // (a left turn on a counter-clockwise ring): the car must go round
+                    if ringSide[v] != 0, !isRing(a), !isRing(b), !isUTurn, angle * Double(ringSide[v]) < -15 { continue }
                     let turn = CarProfile.turnPenaltySeconds(angleDegrees: angle, isUTurn: isUTurn, roads: degree[v],
                                                              modeChange: isFerry(a) != isFerry(b), options: options)
                     // obstacles when passing the node plus the turn, truncated to tenths (OSRM)
@@ -87,6 +92,37 @@ extension TurnGraph {
         var t = TurnGraph(directedCount: directed, weights: index.weights, durations: index.durations, arcs: arcs)
         t.applyViaWayRestrictions(restrictions.paths)
         return t
+    }
+
+    /// Per node on a one-way ring (roundabout or circular junction): +1 where the ring runs
+    /// counter-clockwise (traffic keeps right), −1 clockwise, 0 elsewhere; from the signed area
+    /// of the ring's nodes, following its edges.
+    static func ringOrientation(_ g: RoadGraph, leaving: [[UInt32]]) -> [Int8] {
+        var side = [Int8](repeating: 0, count: g.nodes.count)
+        func isRing(_ d: UInt32) -> Bool { !g.edges[Int(d >> 1)].flags.isDisjoint(with: [.roundabout, .circular]) }
+        func target(_ d: UInt32) -> Int { let e = g.edges[Int(d >> 1)]; return Int(d & 1 == 0 ? e.to : e.from) }
+        for v in 0..<g.nodes.count where side[v] == 0 {
+            guard let first = leaving[v].first(where: isRing) else { continue }
+            var ring = [v]
+            var d = first
+            var closed = false
+            while ring.count < 200 {
+                let n = target(d)
+                if n == v { closed = true; break }
+                ring.append(n)
+                guard let next = leaving[n].first(where: { isRing($0) && $0 >> 1 != d >> 1 }) else { break }
+                d = next
+            }
+            guard closed, ring.count >= 3 else { continue }
+            var area = 0.0
+            for (i, n) in ring.enumerated() {
+                let p = g.nodes[n], q = g.nodes[ring[(i + 1) % ring.count]]
+                area += p.longitude * q.latitude - q.longitude * p.latitude
+            }
+            let s: Int8 = area > 0 ? 1 : -1
+            for n in ring { side[n] = s }
+        }
+        return side
     }
 
     /// Restrictions over via ways, as an Aho–Corasick automaton over directed edges: a copy of a

