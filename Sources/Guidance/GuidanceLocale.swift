@@ -103,8 +103,9 @@ public struct GuidanceLocale: Sendable {
     /// What ends a spoken sentence.
     var fullStop: String { code.hasPrefix("ja") || code.hasPrefix("zh") ? "。" : "." }
 
-    /// A number as spoken: "2.5" or "2,5".
+    /// A number as spoken: "2.5" or "2,5"; in words where the voice does not read digits.
     func number(_ v: Double) -> String {
+        if code == "he", let words = HebrewNumbers.words(v) { return words }
         let s = v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v)
         return decimal == "." ? s : s.replacingOccurrences(of: ".", with: decimal)
     }
@@ -174,5 +175,40 @@ enum LocaleTables {
         guard let b = t["base"] as? String else { return t }
         guard depth < 4, let base = byName[b] else { throw GuidanceLocale.LocaleError.base(b) }
         return try resolve(base, depth: depth + 1).merging(t) { $1 }
+    }
+}
+
+/// Hebrew numbers in words (masculine, as for metres and kilometres): espeak-ng 1.51's Hebrew
+/// voice reads no digits. Whole numbers below 10 000 and halves ("שניים וחצי").
+enum HebrewNumbers {
+    static let ones = ["", "אחד", "שניים", "שלושה", "ארבעה", "חמישה", "שישה", "שבעה", "שמונה", "תשעה"]
+    static let teens = ["עשרה", "אחד עשר", "שנים עשר", "שלושה עשר", "ארבעה עשר", "חמישה עשר", "שישה עשר", "שבעה עשר",
+                        "שמונה עשר", "תשעה עשר"]
+    static let tens = ["", "", "עשרים", "שלושים", "ארבעים", "חמישים", "שישים", "שבעים", "שמונים", "תשעים"]
+    static let hundreds = ["", "מאה", "מאתיים", "שלוש מאות", "ארבע מאות", "חמש מאות", "שש מאות", "שבע מאות", "שמונה מאות",
+                           "תשע מאות"]
+    static let thousands = ["", "אלף", "אלפיים", "שלושת אלפים", "ארבעת אלפים", "חמשת אלפים", "ששת אלפים", "שבעת אלפים",
+                            "שמונת אלפים", "תשעת אלפים"]
+
+    static func words(_ v: Double) -> String? {
+        guard v.isFinite, v >= 0, v < 10_000 else { return nil }
+        let whole = Int(v.rounded(.down))
+        let half = v - Double(whole) >= 0.25
+        var parts = [String]()
+        var n = whole
+        if n >= 1000 { parts.append(thousands[n / 1000]); n %= 1000 }
+        if n >= 100 { parts.append(hundreds[n / 100]); n %= 100 }
+        if n >= 20 {
+            parts.append(tens[n / 10])
+            if n % 10 > 0 { parts.append(ones[n % 10]) }
+        } else if n >= 10 {
+            parts.append(teens[n - 10])
+        } else if n > 0 || parts.isEmpty && !half {
+            parts.append(n == 0 ? "אפס" : ones[n])
+        }
+        if half { parts.append("חצי") }
+        // "and" (ו) before the last part
+        if parts.count > 1 { parts[parts.count - 1] = "ו" + parts[parts.count - 1] }
+        return parts.joined(separator: " ")
     }
 }

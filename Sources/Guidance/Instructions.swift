@@ -75,7 +75,7 @@ public struct Instructions: Sendable {
     private func ringExit(_ prefix: String, _ m: Maneuver) -> String {
         guard let exit = m.exit else { return locale.phrase(prefix + ".enter") }
         if exit >= 1 && exit <= 10 { return say(prefix, m, ["ordinal": locale.phrase("ordinal.\(exit)")]) }
-        return say(prefix + ".exit_n", m, ["n": String(exit)])
+        return say(prefix + ".exit_n", m, ["n": locale.number(Double(exit))])
     }
 
     /// The instruction for a maneuver, as shown and spoken ("Turn left onto Hauptstraße").
@@ -136,9 +136,9 @@ public struct Instructions: Sendable {
                     let h = max(1, (km * 2).rounded() / 2)
                     return h == 1 ? locale.phrase("distance.km.one") : locale.phrase("distance.km.few", ["n": locale.number(h)])
                 }
-                return locale.phrase("distance.km.many", ["n": String(Int(km.rounded()))])
+                return locale.phrase("distance.km.many", ["n": locale.number(km.rounded())])
             }
-            return locale.phrase("distance.m", ["n": String(Instructions.roundedMeters(meters))])
+            return locale.phrase("distance.m", ["n": locale.number(Double(Instructions.roundedMeters(meters)))])
         case .imperial, .imperialUK:
             let miles = meters / 1609.344
             if miles >= 0.2 {
@@ -150,16 +150,16 @@ public struct Instructions: Sendable {
                     let h = max(1, (miles * 2).rounded() / 2)
                     return h == 1 ? locale.phrase("distance.mi.one") : locale.phrase("distance.mi.few", ["n": locale.number(h)])
                 }
-                return locale.phrase("distance.mi.many", ["n": String(Int(miles.rounded()))])
+                return locale.phrase("distance.mi.many", ["n": locale.number(miles.rounded())])
             }
             if units == .imperialUK {
                 let yards = meters / 0.9144
                 let r = yards >= 100 ? (yards / 50).rounded() * 50 : max(10, (yards / 10).rounded() * 10)
-                return locale.phrase("distance.yd", ["n": String(Int(r))])
+                return locale.phrase("distance.yd", ["n": locale.number(r)])
             }
             let feet = meters / 0.3048
             let r = feet >= 500 ? (feet / 100).rounded() * 100 : max(50, (feet / 50).rounded() * 50)
-            return locale.phrase("distance.ft", ["n": String(Int(r))])
+            return locale.phrase("distance.ft", ["n": locale.number(r)])
         }
     }
 

@@ -55,6 +55,8 @@ public struct HMMMatcher {
         var candidates: [Candidate]
         /// True when the chain broke here (no transition from the previous column was possible).
         var restart: Bool
+        /// Sum of the candidates' likelihoods (for the confidence of each), computed once.
+        var likelihoodSum: Double
     }
 
     public let map: RoadMap
@@ -120,7 +122,9 @@ public struct HMMMatcher {
         var top = -Double.infinity
         for c in cands where c.score > top { top = c.score }
         for j in cands.indices where cands[j].score > -Double.infinity { cands[j].score -= top }
-        columns.append(Column(index: index, time: p.time, coordinate: p.coordinate, candidates: cands, restart: restart))
+        var sum = 0.0
+        for c in cands where c.score > -Double.infinity { sum += exp(c.score) }
+        columns.append(Column(index: index, time: p.time, coordinate: p.coordinate, candidates: cands, restart: restart, likelihoodSum: sum))
         decide(keep: options.lag)
         var bestIndex = cands.indices.max { cands[$0].score < cands[$1].score }!
         // Hysteresis for the answer shown at once: past a fork both branches lie a metre or two
@@ -134,7 +138,7 @@ public struct HMMMatcher {
             }
         }
         shownRoad = roadKey(cands[bestIndex].edge)
-        return matched(cands[bestIndex], column: cands)
+        return matched(cands[bestIndex], likelihoodSum: sum)
     }
 
     /// The road a candidate is on: its way, or its name where it has one (a road mapped as several ways).
@@ -185,7 +189,7 @@ public struct HMMMatcher {
             c -= 1
         }
         for (c, k) in picks.reversed() {
-            let m = matched(columns[c].candidates[k], column: columns[c].candidates)
+            let m = matched(columns[c].candidates[k], likelihoodSum: columns[c].likelihoodSum)
             decided.append((columns[c].index, m))
             lastDecided = columns[c].index
         }
@@ -232,8 +236,7 @@ public struct HMMMatcher {
         return out
     }
 
-    private mutating func matched(_ c: Candidate, column: [Candidate]) -> MatchedPosition {
-        let total = column.reduce(0.0) { $0 + ($1.score > -Double.infinity ? exp($1.score) : 0) }
+    private mutating func matched(_ c: Candidate, likelihoodSum total: Double) -> MatchedPosition {
         let confidence = total > 0 ? exp(c.score) / total : 0
         // consecutive answers are mostly on the same directed edge: its details are kept
         if lastRoad?.edge != c.edge {

@@ -145,6 +145,6 @@ final class DrivePipeline {
 /// Locale → espeak-ng voice.
 enum Voices {
     static func espeakVoice(forLocale locale: String) -> String {
-        GuidanceLocale.named(locale)?.voice ?? "en-gb"
+        GuidanceLocale.named(locale)?.voice ?? locale  // not a guidance language: an espeak-ng voice name
     }
 }

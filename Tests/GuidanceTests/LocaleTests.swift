@@ -126,3 +126,18 @@ import Testing
         #expect(ja.prompt(turn, kind: .turnIn, distanceMeters: 300).hasSuffix("。"))
     }
 }
+
+extension LocaleTests {
+    /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.
+    @Test func hebrewDistancesAreWords() throws {
+        let he = Instructions(locale: try #require(GuidanceLocale.named("he")))
+        for d in [40.0, 150, 300, 950, 2600, 7400] {
+            let s = he.spokenDistance(d)
+            let digits = s.filter { $0.isNumber }
+            #expect(digits.isEmpty, "\(d) m: \(s)")
+        }
+        #expect(he.spokenDistance(300).contains("שלוש מאות"))
+        #expect(he.spokenDistance(150).contains("מאה וחמישים"))
+        #expect(he.spokenDistance(2600).contains("שניים וחצי"))
+    }
+}
