@@ -20,6 +20,7 @@ public struct StatusLine: Sendable, Equatable {
         case .offRoute: label = "OFF ROUTE"
         case .rerouting: label = "REROUTING"
         case .arrived: label = "ARRIVED"
+        case .waypoint: label = "AT STOP (continue to go on)"
         }
         if let p = progress, phase == .tracking || phase == .offRoute || phase == .rerouting {
             if let m = p.nextManeuver, m.type == .arrive {

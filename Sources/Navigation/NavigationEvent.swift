@@ -23,12 +23,13 @@ public struct NavigationEvent: Sendable, Equatable {
         case rerouted(distanceMeters: Double, durationSeconds: Double)
         case rerouteFailed(error: String)
         case prompt(text: String, locale: String, kind: String, maneuver: String)
-        case waypointArrived(index: Int, name: String)
+        case waypointArrived(index: Int, name: String, continues: Bool)
         case arrived(index: Int, name: String)
         case speeding(percentOver: Double, limitKmh: Double)
         case roadName(name: String)
         case gpsLost(since: Double)
         case gpsRecovered(since: Double)
+        case lighting(mode: String)
     }
 
     public var name: String {
@@ -48,6 +49,7 @@ public struct NavigationEvent: Sendable, Equatable {
         case .roadName: return "roadName"
         case .gpsLost: return "gpsLost"
         case .gpsRecovered: return "gpsRecovered"
+        case .lighting: return "lighting"
         }
     }
 
@@ -78,7 +80,9 @@ public struct NavigationEvent: Sendable, Equatable {
             fields.append(("error", .string(error)))
         case let .prompt(text, locale, kind, maneuver):
             fields += [("text", .string(text)), ("locale", .string(locale)), ("kind", .string(kind)), ("maneuver", .string(maneuver))]
-        case let .waypointArrived(index, name), let .arrived(index, name):
+        case let .waypointArrived(index, name, continues):
+            fields += [("index", .int(index)), ("name", .string(name)), ("continues", .bool(continues))]
+        case let .arrived(index, name):
             fields += [("index", .int(index)), ("name", .string(name))]
         case let .speeding(percent, limit):
             fields += [("percent_over", .num(percent, 1)), ("limit_kmh", .num(limit, 0))]
@@ -86,6 +90,8 @@ public struct NavigationEvent: Sendable, Equatable {
             fields.append(("name", .string(name)))
         case let .gpsLost(since), let .gpsRecovered(since):
             fields.append(("since", .string(FixTime.iso8601(since))))
+        case let .lighting(mode):
+            fields.append(("mode", .string(mode)))
         }
         return JSONValue.object(fields).serialized()
     }

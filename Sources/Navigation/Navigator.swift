@@ -9,6 +9,8 @@ import Routing
 public struct Navigator: Sendable {
     public enum Phase: String, Sendable {
         case idle, freeDrive, tracking, offRoute, rerouting, arrived
+        /// Stopped at an intermediate waypoint until told to continue.
+        case waypoint
     }
 
     private struct Guidance: Sendable {
@@ -34,6 +36,10 @@ public struct Navigator: Sendable {
     private var nextRequestID = 1
     private var pending: RouteRequest?
     private var lastReroute: (time: Double, at: Coordinate)?
+    /// Times of recent reroutes, for the loop guard.
+    private var rerouteTimes: [Double] = []
+    /// The lighting last suggested.
+    private var lighting: String?
     private var lastPosition: FilteredPosition?
     private var lastRoad: String?
     private var gpsLostSince: Double?
@@ -118,6 +124,15 @@ public struct Navigator: Sendable {
                 out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: error))))
                 phase = .freeDrive
             }
+        case let .continueRoute(time):
+            guard phase == .waypoint, var g = guidance else { break }
+            g.legIndex += 1
+            g.segment = 0
+            g.alongMeters = 0
+            g.lastProgress = nil
+            guidance = g
+            phase = .tracking
+            if let p = lastPosition { track(p, &out) } else { _ = time }
         case let .gpsLost(time):
             if gpsLostSince == nil {
                 gpsLostSince = time
@@ -132,6 +147,21 @@ public struct Navigator: Sendable {
         return out
     }
 
+    /// The suggested lighting from the sun's elevation at the position and fix time, emitted when
+    /// it changes (with a little hysteresis so that it does not flicker at the boundary).
+    private mutating func lightingUpdate(_ p: FilteredPosition, _ out: inout [NavigatorEffect]) {
+        let e = SolarPosition.elevationDegrees(at: p.coordinate, time: p.time)
+        let h = lighting == nil ? 0 : config.lightingHysteresisDegrees
+        var mode = lighting ?? ""
+        if e > config.dayAboveDegrees + h { mode = "day" } else if e < config.nightBelowDegrees - h { mode = "night" }
+        else if e < config.dayAboveDegrees - h && e > config.nightBelowDegrees + h { mode = "twilight" }
+        if lighting == nil && mode.isEmpty { mode = e >= config.dayAboveDegrees ? "day" : (e < config.nightBelowDegrees ? "night" : "twilight") }
+        if mode != lighting {
+            lighting = mode
+            out.append(.emit(NavigationEvent(time: p.time, .lighting(mode: mode))))
+        }
+    }
+
     /// Similarity needs the edges; routes carry them, so compare directed-edge sets by length share.
     private func routeResemblance(_ a: Route, _ b: Route) -> Bool? {
         var old = Set<UInt32>()
@@ -141,10 +171,12 @@ public struct Navigator: Sendable {
         return total > 0 ? Double(shared) / Double(total) >= 0.6 : nil
     }
 
-    private mutating func request(_ reason: RouteReason, from p: FilteredPosition, time: Double, _ out: inout [NavigatorEffect]) {
+    private mutating func request(_ reason: RouteReason, from p: FilteredPosition, time: Double, full: Bool = false,
+                                  _ out: inout [NavigatorEffect]) {
         guard !waypoints.isEmpty else { return }
-        let req = RouteRequest(id: nextRequestID, reason: reason, origin: p.coordinate, headingDegrees: p.courseDegrees,
+        var req = RouteRequest(id: nextRequestID, reason: reason, origin: p.coordinate, headingDegrees: full ? nil : p.courseDegrees,
                                waypoints: waypoints, time: time)
+        req.full = full
         nextRequestID += 1
         pending = req
         if reason == .reroute { phase = .rerouting }
@@ -169,8 +201,9 @@ public struct Navigator: Sendable {
             let over = (v * 3.6 / limit - 1) * 100
             if over >= 10 { out.append(.emit(NavigationEvent(time: p.time, .speeding(percentOver: over, limitKmh: limit)))) }
         }
+        lightingUpdate(p, &out)
         switch phase {
-        case .idle, .arrived:
+        case .idle, .arrived, .waypoint:
             return
         case .freeDrive:
             if !waypoints.isEmpty && pending == nil { request(.start, from: p, time: p.time, &out) }
@@ -216,10 +249,15 @@ public struct Navigator: Sendable {
                 out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
                 out.append(.emit(NavigationEvent(time: p.time, .rerouteStarted(from: p.coordinate))))
                 lastReroute = (p.time, p.coordinate)
+                rerouteTimes = rerouteTimes.filter { p.time - $0 < config.rerouteLoopSeconds } + [p.time]
                 guidance = g
                 waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
                 waypointBase += g.legIndex
-                request(.reroute, from: p, time: p.time, &out)
+                // the loop guard: reroute after reroute in a short time means the routes keep
+                // failing the driver; the next one is a full recalculation
+                let full = rerouteTimes.count > config.rerouteLoopCount
+                if full { rerouteTimes.removeAll() }
+                request(.reroute, from: p, time: p.time, full: full, &out)
                 return
             }
         }
@@ -242,7 +280,14 @@ public struct Navigator: Sendable {
                 guidance = g
                 return
             }
-            out.append(.emit(NavigationEvent(time: p.time, .waypointArrived(index: index, name: arriveManeuver?.street ?? ""))))
+            out.append(.emit(NavigationEvent(time: p.time, .waypointArrived(index: index, name: arriveManeuver?.street ?? "",
+                                                                             continues: config.continueAtWaypoints))))
+            if !config.continueAtWaypoints {
+                // stay until told (`.continueRoute`): no tracking, no off-route, no prompts
+                phase = .waypoint
+                guidance = g
+                return
+            }
             g.legIndex += 1
             g.segment = 0
             g.alongMeters = 0

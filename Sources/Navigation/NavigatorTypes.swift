@@ -27,6 +27,9 @@ public struct RouteRequest: Sendable, Equatable {
     public var reason: RouteReason
     public var origin: Coordinate
     public var headingDegrees: Double?
+    /// A full recalculation (the reroute loop guard tripped): the router should not constrain the
+    /// start by the heading nor prefer the previous route.
+    public var full = false
     /// Where to go, in order (remaining vias, then the destination).
     public var waypoints: [Coordinate]
     public var time: Double
@@ -60,6 +63,9 @@ public enum NavigatorInput: Sendable {
     case routeFailed(id: Int, error: String, time: Double)
     case gpsLost(time: Double)
     case gpsRecovered(time: Double)
+    /// Go on to the next waypoint after stopping at one (`tern ctl continue`, the SDKs'
+    /// didArriveAt returning false, then the user's go-ahead).
+    case continueRoute(time: Double)
 }
 
 /// What the navigator asks its owner to do.
@@ -85,6 +91,17 @@ public struct NavigatorConfig: Sendable {
     public var rerouteMinimumMovementMeters = 50.0
     /// A waypoint is reached within this distance of it (along the route).
     public var arrivalDistanceMeters = 20.0
+    /// At an intermediate waypoint: go on to the next leg at once, or stay until `.continueRoute`.
+    public var continueAtWaypoints = true
+    /// The reroute loop guard: after this many reroutes within `rerouteLoopSeconds`, the next
+    /// request is a full recalculation (no heading constraint, no preference for the old route).
+    public var rerouteLoopCount = 3
+    public var rerouteLoopSeconds = 120.0
+    /// Suggested lighting: day above this sun elevation (degrees), night below `nightBelowDegrees`,
+    /// twilight between; a change needs the sun this much past the boundary (no flicker).
+    public var dayAboveDegrees = 0.0
+    public var nightBelowDegrees = -6.0
+    public var lightingHysteresisDegrees = 0.5
     /// Seconds from deciding to speak to the end of the audio start-up (measured per device); the
     /// prompt plan speaks that much earlier.
     public var speechLatencySeconds = 0.3

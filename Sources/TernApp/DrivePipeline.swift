@@ -55,6 +55,9 @@ final class DrivePipeline {
 
     func cancel() { apply(.cancel(time: lastFix?.time ?? 0)) }
 
+    /// On from a waypoint where the navigator stopped (`continue` on the console).
+    func continueRoute() { apply(.continueRoute(time: lastFix?.time ?? 0)) }
+
     /// Speaks the last prompt again.
     func repeatLastPrompt() {
         if let p = lastPrompt { say(p) }

@@ -23,6 +23,8 @@ enum RunCommand {
         /// nil: the locale's own units.
         var units: UnitSystem?
         var destination: Coordinate?
+        /// At an intermediate stop: go on at once, or stay until `continue` on the console.
+        var continueAtWaypoints = true
 
         /// Reads `key = value` lines (`#` comments); unknown keys and bad values are errors naming the line.
         mutating func load(_ path: String) throws {
@@ -54,6 +56,12 @@ enum RunCommand {
                 do { locale = try GuidanceLocale.parse(value, setting: "locale").code } catch { throw CommandError("\(place): \(error)") }
             case "units":
                 do { units = try UnitSystem.parse(value, setting: "units") } catch { throw CommandError("\(place): \(error)") }
+            case "waypoints":
+                switch value {
+                case "continue": continueAtWaypoints = true
+                case "stay": continueAtWaypoints = false
+                default: throw CommandError("\(place): waypoints must be continue or stay")
+                }
             case "destination":
                 guard let c = Coordinate(parsing: value) else { throw CommandError("\(place): destination must be LAT,LON") }
                 destination = c
@@ -70,12 +78,12 @@ enum RunCommand {
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination"],
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints"],
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination"] {
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints"] {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap
@@ -103,6 +111,7 @@ enum RunCommand {
         let status: StatusSink = serial ?? StdoutStatusSink()
         var navConfig = NavigatorConfig()
         navConfig.locale = config.locale
+        navConfig.continueAtWaypoints = config.continueAtWaypoints
         navConfig.units = config.units ?? GuidanceLocale.named(config.locale)?.defaultUnits ?? .metric
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)
         if let d = config.destination { pipeline.go(to: [d], time: 0) }
@@ -172,7 +181,9 @@ enum RunCommand {
                     String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
                 } ?? "")
             case .continueGuidance:
-                return "ok"
+                guard pipeline.navigator.phase == .waypoint else { return "error: not stopped at a waypoint" }
+                pipeline.continueRoute()
+                return "ok: on to the next stop"
             case .help:
                 return ConsoleCommand.helpText
             }

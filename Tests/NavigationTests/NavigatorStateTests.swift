@@ -1,0 +1,91 @@
+import Foundation
+import Geo
+import Guidance
+import MapData
+import Navigation
+import Positioning
+import Routing
+import Simulation
+import TestSupport
+import Testing
+
+/// Waypoint stops, the reroute loop guard, and the suggested lighting.
+@Suite struct NavigatorStateTests {
+    /// With `continueAtWaypoints` off the navigator stops at the via point (no progress, no
+    /// prompts, no off-route while parked) until `.continueRoute`, then guides on to the end.
+    @Test func staysAtAWaypointUntilTold() throws {
+        let m = try TestMaps.demoTown()
+        let p = LocalProjection(origin: DemoTown.origin)
+        let via = p.unproject(LocalPoint(x: 20 * 20, y: -6 * 20))  // Mill Lane
+        var config = NavigatorConfig()
+        config.continueAtWaypoints = false
+        var h = Harness(map: m, config: config)
+        h.apply(.setDestination([via, DemoTown.destination], time: 0))
+        let fixes = try simulate(m, [DemoTown.start, via, DemoTown.destination])
+        h.drive(fixes)
+        let stop = try #require(h.named("waypointArrived").first)
+        #expect(stop.jsonLine().contains(#""continues":false"#))
+        #expect(h.navigator.phase == .waypoint)
+        #expect(h.named("arrived").isEmpty)
+        // nothing is said or tracked while stopped, however far the remaining fixes go
+        #expect(h.events.filter { $0.time > stop.time && ($0.name == "progress" || $0.name == "prompt" || $0.name == "offRoute") }.isEmpty)
+        // told to go on: guidance resumes from where the car is and reaches the destination
+        let rest = fixes.filter { $0.time > stop.time }
+        var resumed = Harness(map: m, config: config)
+        resumed.apply(.setDestination([via, DemoTown.destination], time: 0))
+        resumed.drive(fixes.filter { $0.time <= stop.time })
+        #expect(resumed.navigator.phase == .waypoint)
+        resumed.apply(.continueRoute(time: stop.time))
+        #expect(resumed.navigator.phase == .tracking)
+        resumed.drive(rest)
+        #expect(resumed.named("arrived").count == 1)
+        #expect(resumed.named("offRoute").isEmpty)
+    }
+
+    /// A driver who keeps ignoring the route: reroute after reroute; after three within two
+    /// minutes the next request is a full recalculation (no heading constraint).
+    @Test func rerouteLoopGuardAsksForAFullRecalculation() throws {
+        let m = try TestMaps.demoTown()
+        let p = LocalProjection(origin: DemoTown.origin)
+        let away = p.unproject(LocalPoint(x: 44 * 20, y: 0))  // east along Harbour Road, past every turn
+        var h = Harness(map: m)
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        // drive east and back west and east again, ignoring every new route
+        h.drive(try simulate(m, [DemoTown.start, away, DemoTown.start, away]), stopAtArrival: false)
+        let reroutes = h.requests.filter { $0.reason == .reroute }
+        #expect(reroutes.count >= 4, "\(reroutes.map(\.time))")
+        if let firstFull = reroutes.firstIndex(where: \.full) {
+            // not before three reroutes within the window
+            let window = reroutes[..<firstFull].filter { reroutes[firstFull].time - $0.time < 120 }
+            #expect(window.count >= 3)
+            #expect(reroutes[firstFull].headingDegrees == nil)
+        } else {
+            Issue.record("no full recalculation among \(reroutes.count) reroutes at \(reroutes.map(\.time))")
+        }
+    }
+
+    /// The sun's elevation against known values, and lighting events that follow it without
+    /// flickering: London on the winter solstice, night → twilight → day around sunrise (08:04 UTC).
+    @Test func lightingFollowsTheSun() throws {
+        let london = Coordinate(latitude: 51.5074, longitude: -0.1278)
+        let solstice = 1_797_811_200.0  // 2026-12-21T00:00:00Z
+        // civil twilight begins about 07:24, sunrise 08:04, solar noon 11:58 at 15.06° (90° − 51.51° − 23.44°)
+        #expect(SolarPosition.elevationDegrees(at: london, time: solstice + 7 * 3600 + 24 * 60) < -5.5)
+        #expect(abs(SolarPosition.elevationDegrees(at: london, time: solstice + 8 * 3600 + 4 * 60) - 0) < 0.6)
+        #expect(abs(SolarPosition.elevationDegrees(at: london, time: solstice + 12 * 3600 + 2 * 60) - 15.0) < 0.3)
+        // midsummer noon at Greenwich: 90 − 51.48 + 23.44
+        let greenwich = Coordinate(latitude: 51.4779, longitude: 0)
+        #expect(abs(SolarPosition.elevationDegrees(at: greenwich, time: 1_782_043_200 + 120) - 61.96) < 0.3)  // 2026-06-21T12:02Z
+
+        var nav = Navigator()
+        var modes = [String]()
+        var t = solstice + 6 * 3600
+        while t <= solstice + 9 * 3600 {
+            let fix = FilteredPosition(time: t, coordinate: london, speedMetersPerSecond: 0, courseDegrees: nil, accuracyMeters: 3,
+                                       estimated: false, mode: .threeD)
+            for case .emit(let e) in nav.handle(.position(fix, nil)) { if case .lighting(let mode) = e.kind { modes.append(mode) } }
+            t += 10
+        }
+        #expect(modes == ["night", "twilight", "day"])
+    }
+}
