@@ -69,7 +69,8 @@ let package = Package(
         .testTarget(name: "PositioningTests", dependencies: ["Positioning", "GPSInput", "Geo", "TestSupport"]),
         .testTarget(name: "MapMatchingTests", dependencies: ["MapMatching", "Positioning", "MapCompiler", "MapData", "Routing", "Simulation", "Geo", "TestSupport"]),
         .testTarget(name: "FeatureCheckTests", dependencies: ["FeatureCheck", "TestSupport"]),
-        .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo", "MapData"]),
+        .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo", "MapData",
+                                                        "MapCompiler", "Navigation", "Routing"]),
     ],
     cxxLanguageStandard: .cxx17
 )

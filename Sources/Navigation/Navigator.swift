@@ -1,4 +1,5 @@
 import Geo
+import MapData
 import Guidance
 import MapMatching
 import Positioning
@@ -124,6 +125,15 @@ public struct Navigator: Sendable {
                 out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: error))))
                 phase = .freeDrive
             }
+        case let .reroute(time):
+            guard guidance != nil, pending == nil, let p = lastPosition, phase == .offRoute || phase == .tracking else { break }
+            out.append(.emit(NavigationEvent(time: time, .rerouteStarted(from: p.coordinate))))
+            lastReroute = (time, p.coordinate)
+            if let g = guidance {
+                waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
+                waypointBase += g.legIndex
+                request(.reroute, from: p, time: time, previous: edgesAhead(g), &out)
+            }
         case let .continueRoute(time):
             guard phase == .waypoint, var g = guidance else { break }
             g.legIndex += 1
@@ -162,6 +172,15 @@ public struct Navigator: Sendable {
         }
     }
 
+    /// The old route's edges from the car's place on, over the legs still ahead.
+    private func edgesAhead(_ g: Guidance) -> [DirectedEdge] {
+        let legs = g.route.route.legs
+        guard g.legIndex < legs.count else { return [] }
+        let leg = legs[g.legIndex]
+        let from = min(max(0, leg.edgeIndex(atShapeIndex: g.segment)), max(0, leg.edges.count - 1))
+        return Array(leg.edges[from...]) + legs[(g.legIndex + 1)...].flatMap(\.edges)
+    }
+
     /// Similarity needs the edges; routes carry them, so compare directed-edge sets by length share.
     private func routeResemblance(_ a: Route, _ b: Route) -> Bool? {
         var old = Set<UInt32>()
@@ -172,11 +191,17 @@ public struct Navigator: Sendable {
     }
 
     private mutating func request(_ reason: RouteReason, from p: FilteredPosition, time: Double, full: Bool = false,
-                                  _ out: inout [NavigatorEffect]) {
+                                  previous: [DirectedEdge] = [], _ out: inout [NavigatorEffect]) {
         guard !waypoints.isEmpty else { return }
-        var req = RouteRequest(id: nextRequestID, reason: reason, origin: p.coordinate, headingDegrees: full ? nil : p.courseDegrees,
+        // a reroute starts where the car will be when the route is ready, in its direction
+        var origin = p.coordinate
+        if reason == .reroute, let v = p.speedMetersPerSecond, v > 1, let course = p.courseDegrees {
+            origin = p.coordinate.moved(meters: v * config.rerouteLeadSeconds, bearingDegrees: course)
+        }
+        var req = RouteRequest(id: nextRequestID, reason: reason, origin: origin, headingDegrees: full ? nil : p.courseDegrees,
                                waypoints: waypoints, time: time)
         req.full = full
+        req.previousEdges = previous
         nextRequestID += 1
         pending = req
         if reason == .reroute { phase = .rerouting }
@@ -243,6 +268,16 @@ public struct Navigator: Sendable {
         let needed = nearManeuver || courseDisagrees ? 2 : config.offRouteFixes
         if g.offRouteCount >= needed, pending == nil {
             let movedEnough = lastReroute.map { $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters } ?? true
+            if movedEnough && !config.automaticReroute {
+                // the policy refuses: say so once, and wait for `.reroute`
+                if phase != .offRoute {
+                    phase = .offRoute
+                    let reason = pos.distanceMeters > limit ? "distance" : "course"
+                    out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
+                }
+                guidance = g
+                return
+            }
             if movedEnough {
                 phase = .offRoute
                 let reason = pos.distanceMeters > limit ? "distance" : "course"
@@ -257,7 +292,7 @@ public struct Navigator: Sendable {
                 // failing the driver; the next one is a full recalculation
                 let full = rerouteTimes.count > config.rerouteLoopCount
                 if full { rerouteTimes.removeAll() }
-                request(.reroute, from: p, time: p.time, full: full, &out)
+                request(.reroute, from: p, time: p.time, full: full, previous: full ? [] : edgesAhead(g), &out)
                 return
             }
         }

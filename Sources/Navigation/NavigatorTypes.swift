@@ -1,5 +1,6 @@
 import Geo
 import Guidance
+import MapData
 import MapMatching
 import Positioning
 import Routing
@@ -30,6 +31,18 @@ public struct RouteRequest: Sendable, Equatable {
     /// A full recalculation (the reroute loop guard tripped): the router should not constrain the
     /// start by the heading nor prefer the previous route.
     public var full = false
+    /// For a reroute: the old route's edges still ahead. Among routes nearly as fast as the best,
+    /// the one driving most of these is preferred (Mapbox's mostSimilar, Navmii).
+    public var previousEdges: [DirectedEdge] = []
+
+    public init(id: Int, reason: RouteReason, origin: Coordinate, headingDegrees: Double?, waypoints: [Coordinate], time: Double) {
+        self.id = id
+        self.reason = reason
+        self.origin = origin
+        self.headingDegrees = headingDegrees
+        self.waypoints = waypoints
+        self.time = time
+    }
     /// Where to go, in order (remaining vias, then the destination).
     public var waypoints: [Coordinate]
     public var time: Double
@@ -66,6 +79,8 @@ public enum NavigatorInput: Sendable {
     /// Go on to the next waypoint after stopping at one (`tern ctl continue`, the SDKs'
     /// didArriveAt returning false, then the user's go-ahead).
     case continueRoute(time: Double)
+    /// Reroute now (when `automaticReroute` is off, or on the driver's request).
+    case reroute(time: Double)
 }
 
 /// What the navigator asks its owner to do.
@@ -96,6 +111,12 @@ public struct NavigatorConfig: Sendable {
     /// The reroute loop guard: after this many reroutes within `rerouteLoopSeconds`, the next
     /// request is a full recalculation (no heading constraint, no preference for the old route).
     public var rerouteLoopCount = 3
+    /// Rerouting on its own when off route (the SDKs' shouldReroute answering true); when false
+    /// the navigator reports off route and waits for `.reroute`.
+    public var automaticReroute = true
+    /// A reroute starts where the car will be this many seconds later (the route takes time to
+    /// compute and to be told), along its course.
+    public var rerouteLeadSeconds = 1.0
     public var rerouteLoopSeconds = 120.0
     /// Suggested lighting: day above this sun elevation (degrees), night below `nightBelowDegrees`,
     /// twilight between; a change needs the sun this much past the boundary (no flicker).

@@ -27,9 +27,32 @@ final class RouteService {
         return NavigationRoute(route: route, maneuvers: all)
     }
 
-    /// Answers a navigator's request.
+    /// Routes nearly as fast as the best one (within this share) may be preferred for being like
+    /// the old route.
+    static let similarWithin = 0.1
+
+    /// Answers a navigator's request. A reroute to one destination takes, among the fastest route
+    /// and its alternatives at most 10% slower, the one that drives most of the old route's
+    /// remaining roads (ties to the fastest).
     func answer(_ req: RouteRequest) -> NavigatorInput {
         do {
+            if req.reason == .reroute, !req.previousEdges.isEmpty, req.waypoints.count == 1, let to = req.waypoints.first {
+                let (best, alternatives) = try router.alternatives(from: req.origin, to: to, headingDegrees: req.headingDegrees, count: 3,
+                                                                   stretch: 1 + RouteService.similarWithin)
+                let old = Set(req.previousEdges)
+                func likeness(_ r: Route) -> Double {
+                    let total = r.legs.flatMap(\.edges).reduce(0.0) { $0 + map.lengthMeters(ofEdge: $1.edge) }
+                    let shared = r.legs.flatMap(\.edges).filter { old.contains($0) }.reduce(0.0) { $0 + map.lengthMeters(ofEdge: $1.edge) }
+                    return total > 0 ? shared / total : 0
+                }
+                var chosen = best
+                for a in alternatives where a.durationSeconds <= best.durationSeconds * (1 + RouteService.similarWithin)
+                    && likeness(a) > likeness(chosen) + 0.05 {
+                    chosen = a
+                }
+                let steps = chosen.legs.enumerated().map { maneuvers.maneuvers(for: $1, destination: req.waypoints[$0], isLastLeg: true) }
+                return .routeComputed(id: req.id, NavigationRoute(route: chosen, maneuvers: steps), time: req.time)
+            }
             let r = try navigationRoute([req.origin] + req.waypoints, headingDegrees: req.headingDegrees)
             return .routeComputed(id: req.id, r, time: req.time)
         } catch {

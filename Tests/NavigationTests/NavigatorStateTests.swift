@@ -89,3 +89,28 @@ import Testing
         #expect(modes == ["night", "twilight", "day"])
     }
 }
+
+extension NavigatorStateTests {
+    /// A policy that refuses automatic rerouting: the wrong turn is reported once, no route is
+    /// asked for until `.reroute`.
+    @Test func reroutePolicyCanRefuse() throws {
+        let m = try TestMaps.demoTown()
+        let p = LocalProjection(origin: DemoTown.origin)
+        let pastMarketStreet = p.unproject(LocalPoint(x: 44 * 20, y: 0))
+        var config = NavigatorConfig()
+        config.automaticReroute = false
+        var h = Harness(map: m, config: config)
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        let fixes = try simulate(m, [DemoTown.start, pastMarketStreet])
+        h.drive(fixes, stopAtArrival: false)
+        #expect(h.named("offRoute").count == 1)
+        #expect(h.requests.filter { $0.reason == .reroute }.isEmpty)
+        #expect(h.navigator.phase == .offRoute)
+        h.apply(.reroute(time: fixes.last!.time))
+        let reroute = try #require(h.requests.last)
+        #expect(reroute.reason == .reroute)
+        // from a little ahead of the car, with the old route's remaining roads to prefer
+        #expect(!reroute.previousEdges.isEmpty)
+        #expect(h.named("rerouted").count == 1)
+    }
+}
