@@ -11,10 +11,12 @@ public enum ConsoleCommand: Sendable, Equatable {
     case volume(Int)
     case status
     case continueGuidance
+    /// Reroute now (the driver asks, or automatic rerouting is off).
+    case reroute
     case help
 
     /// Parses one line: `go LAT,LON [via LAT,LON]...`, `via LAT,LON`, `cancel`, `repeat`, `mute on|off`,
-    /// `volume 0-100`, `status`, `continue`, `help`. Throws a message naming what is wrong.
+    /// `volume 0-100`, `status`, `continue`, `reroute`, `help`. Throws a message naming what is wrong.
     public static func parse(_ line: String) throws -> ConsoleCommand {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first?.lowercased() else { throw ConsoleError("empty command; try `help`") }
@@ -43,6 +45,7 @@ public enum ConsoleCommand: Sendable, Equatable {
         case "repeat": try noArgs(); return .repeatPrompt
         case "status": try noArgs(); return .status
         case "continue": try noArgs(); return .continueGuidance
+        case "reroute": try noArgs(); return .reroute
         case "help", "?": return .help
         case "mute":
             guard args.count <= 1 else { throw ConsoleError("`mute` takes on or off") }
@@ -59,7 +62,7 @@ public enum ConsoleCommand: Sendable, Equatable {
         }
     }
 
-    public static let helpText = "commands: go LAT,LON [via LAT,LON]... | via LAT,LON | cancel | continue | repeat | mute on|off | volume N | status"
+    public static let helpText = "commands: go LAT,LON [via LAT,LON]... | via LAT,LON | cancel | continue | reroute | repeat | mute on|off | volume N | status"
 }
 
 /// A console command that could not be understood (the message is sent back to the console).

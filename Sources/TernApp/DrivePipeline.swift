@@ -58,6 +58,9 @@ final class DrivePipeline {
     /// On from a waypoint where the navigator stopped (`continue` on the console).
     func continueRoute() { apply(.continueRoute(time: lastFix?.time ?? 0)) }
 
+    /// A new route from here (`reroute` on the console).
+    func reroute() { apply(.reroute(time: lastFix?.time ?? 0)) }
+
     /// Speaks the last prompt again.
     func repeatLastPrompt() {
         if let p = lastPrompt { say(p) }

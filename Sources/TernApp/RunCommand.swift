@@ -25,6 +25,8 @@ enum RunCommand {
         var destination: Coordinate?
         /// At an intermediate stop: go on at once, or stay until `continue` on the console.
         var continueAtWaypoints = true
+        /// The control socket (`tern ctl`); nil: none.
+        var control: String? = "/run/tern/control"
 
         /// Reads `key = value` lines (`#` comments); unknown keys and bad values are errors naming the line.
         mutating func load(_ path: String) throws {
@@ -56,6 +58,7 @@ enum RunCommand {
                 do { locale = try GuidanceLocale.parse(value, setting: "locale").code } catch { throw CommandError("\(place): \(error)") }
             case "units":
                 do { units = try UnitSystem.parse(value, setting: "units") } catch { throw CommandError("\(place): \(error)") }
+            case "control": control = value.isEmpty || value == "none" ? nil : value
             case "waypoints":
                 switch value {
                 case "continue": continueAtWaypoints = true
@@ -73,17 +76,18 @@ enum RunCommand {
     enum Input: Sendable {
         case gps(GPSInputEvent)
         case consoleLine(String)
+        case control(String, ControlServer.Connection)
         case tick
         case stop
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints"],
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control"],
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints"] {
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control"] {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap
@@ -115,6 +119,13 @@ enum RunCommand {
         navConfig.units = config.units ?? GuidanceLocale.named(config.locale)?.defaultUnits ?? .metric
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)
         if let d = config.destination { pipeline.go(to: [d], time: 0) }
+        var control: ControlServer?
+        if let path = config.control {
+            do {
+                control = try ControlServer(path: path) { line, conn in continuation.yield(.control(line, conn)) }
+            } catch { printError("tern: \(error); no control socket (tern ctl will not reach this tern)") }
+        }
+        if let server = control { pipeline.onEvent = { server.broadcast($0.jsonLine()) } }
 
         let client = GPSDClient(options: .init(host: config.gpsdHost, port: config.gpsdPort, watchNMEA: true)) { continuation.yield(.gps($0)) }
         client.start()
@@ -136,6 +147,13 @@ enum RunCommand {
             case .consoleLine(let line):
                 let reply = handleCommand(line, pipeline: pipeline)
                 serial?.send(reply)
+            case .control(let line, let conn):
+                if line.lowercased() == "watch" {
+                    control?.send("ok: watching", to: conn)
+                    control?.watch(conn)
+                } else {
+                    control?.send(handleCommand(line, pipeline: pipeline), to: conn)
+                }
             case .tick:
                 SystemdNotifier.notify("WATCHDOG=1")
                 if !reportedLost && Date().timeIntervalSince(lastFixWall) > 5 {
@@ -147,6 +165,7 @@ enum RunCommand {
             }
         }
         SystemdNotifier.notify("STOPPING=1")
+        control?.stop()
         ticker.cancel()
         signals.cancel()
         client.stop()
@@ -180,6 +199,10 @@ enum RunCommand {
                 return "ok: \(pipeline.navigator.phase.rawValue)" + (pipeline.navigator.progress.map {
                     String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
                 } ?? "")
+            case .reroute:
+                guard pipeline.navigator.route != nil else { return "error: no route to leave" }
+                pipeline.reroute()
+                return "ok: rerouting"
             case .continueGuidance:
                 guard pipeline.navigator.phase == .waypoint else { return "error: not stopped at a waypoint" }
                 pipeline.continueRoute()

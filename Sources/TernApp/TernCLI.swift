@@ -7,7 +7,7 @@ public enum TernCLI {
 
           import IN.osm.pbf -o OUT.tmap                 build a map (car profile) from OpenStreetMap data
           map-info MAP [--json] [--verify]              what a map holds; --verify checks it
-          route --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--lang L] [--units metric|imperial] [--json]
+          route --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--lang L] [--units metric|imperial|imperial-uk] [--json]
           route --map MAP --queries Q.json --json       batch routing (../shared/data/bench/*-queries.json)
           match --map MAP --trace T.(gpx|nmea|json) [--json] [--sigma M]
                                                         match a recorded track to the roads
@@ -17,7 +17,10 @@ public enum TernCLI {
                  [--device PCM | --wav FILE | --mute] [--console DEV [--baud N]] [--quiet]
           demo [--rate X] [--log-dir DIR] [--device PCM | --wav FILE | --mute]
                                                         the built-in town, a simulated drive, gpsfake → gpsd → tern
-          run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log
+          run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log,
+                                                        control socket
+          ctl [--socket PATH] COMMAND...                talk to a running tern: go, via, cancel, continue, reroute,
+                                                        repeat, mute, status, help; watch [--seconds N] streams events
           say TEXT [--lang L] [--device PCM | --wav FILE]
           check-features FILE_OR_DIR... [--json] [--verbose]
                                                         OSRM scenario files; NAME: passed/total per file
@@ -43,6 +46,7 @@ public enum TernCLI {
             case "replay": return try await DriveCommands.replay(rest)
             case "demo": return try await DriveCommands.demo(rest)
             case "run": return try await RunCommand.run(rest)
+            case "ctl": return try CtlCommand.run(rest)
             case "say": return try SayCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
             case "match": return try MatchCommand.run(rest)

@@ -1,0 +1,72 @@
+import Foundation
+import Geo
+import GPSInput
+import Simulation
+import TestSupport
+import Testing
+
+/// `tern run` with a real gpsd fed a simulated drive, talked to with `tern ctl` over its control
+/// socket: status, go, a bad command, and `watch` streaming the event lines as they happen.
+@Suite(.serialized) struct ControlSocketTests {
+    @Test func ctlTalksToARunningTern() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let map = dir.file("town.tmap")
+        _ = try DemoTown.build(mapPath: map, workDirectory: dir.path)
+        let from = DemoTown.start, to = DemoTown.destination
+        let nmea = dir.file("drive.nmea")
+        let sim = try await TernBinary.run(["simulate", "--map", map, "--from", "\(from.latitude),\(from.longitude)",
+                                            "--to", "\(to.latitude),\(to.longitude)", "-o", nmea], timeout: 60, in: dir)
+        #expect(sim.exitCode == 0, "\(sim.output)")
+        let lines = try String(contentsOfFile: nmea, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+
+        let feed = try GPSDFeed()
+        defer { feed.stop() }
+        let sock = dir.file("control")
+        let tern = try ChildProcess(try #require(TernBinary.path),
+                                    ["run", "--map", map, "--gpsd", "127.0.0.1:\(feed.port)", "--console", "none", "--speech", "none",
+                                     "--log-dir", dir.file("drives"), "--control", sock],
+                                    outputPath: dir.file("run.out"))
+        defer { tern.stop(grace: 2) }
+        #expect(await waitUntilAsync(seconds: 10, poll: 0.05) { FileManager.default.fileExists(atPath: sock) })
+
+        let status = try await TernBinary.run(["ctl", "--socket", sock, "status"], timeout: 10, in: dir)
+        #expect(status.exitCode == 0)
+        #expect(status.output.hasPrefix("ok: idle"), "\(status.output)")
+        let bad = try await TernBinary.run(["ctl", "--socket", sock, "fly", "me", "home"], timeout: 10, in: dir)
+        #expect(bad.exitCode == 1)
+        #expect(bad.output.contains("unknown command `fly`"), "\(bad.output)")
+        let go = try await TernBinary.run(["ctl", "--socket", sock, "go", "\(to.latitude),\(to.longitude)"], timeout: 10, in: dir)
+        #expect(go.exitCode == 0, "\(go.output)")
+
+        // watch while the drive is fed through gpsd
+        let watchOut = dir.file("watch.out")
+        let watcher = try ChildProcess(try #require(TernBinary.path), ["ctl", "--socket", sock, "watch", "--seconds", "20"],
+                                       outputPath: watchOut)
+        defer { watcher.stop(grace: 1) }
+        try await Task.sleep(for: .milliseconds(500))
+        feed.feed(lines, pause: 0.01)
+        let arrived = await waitUntilAsync(seconds: 20, poll: 0.1) {
+            ((try? String(contentsOfFile: watchOut, encoding: .utf8)) ?? "").contains(#""event":"arrived""#)
+        }
+        let watched = (try? String(contentsOfFile: watchOut, encoding: .utf8)) ?? ""
+        #expect(arrived, "\(watched.suffix(600))")
+        let events = watched.split(separator: "\n").dropFirst()
+        #expect(watched.hasPrefix("ok: watching"))
+        #expect(events.count > 20)
+        for e in events {
+            let o = try JSONSerialization.jsonObject(with: Data(e.utf8)) as? [String: Any]
+            #expect(o?["event"] is String && o?["t"] is String, "\(e)")
+        }
+        #expect(watched.contains(#""event":"routeComputed""#))
+        #expect(watched.contains(#""event":"position""#))
+        // the same lines as the drive's events.jsonl
+        tern.signal(SIGTERM)
+        _ = tern.wait(timeout: 10)
+        #expect(!FileManager.default.fileExists(atPath: sock))
+        let drives = try FileManager.default.contentsOfDirectory(atPath: dir.file("drives"))
+        let log = try String(contentsOfFile: dir.file("drives/\(try #require(drives.first))/events.jsonl"), encoding: .utf8)
+        let logged = Set(log.split(separator: "\n"))
+        #expect(events.allSatisfy { logged.contains($0) })
+    }
+}
