@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(name: "tern", dependencies: ["TernApp"]),
 
         // MARK: tests (mirror Sources/)
-        .target(name: "TestSupport", dependencies: ["GPSInput", "MapData", "MapCompiler", "Simulation"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Geo", "GPSInput", "MapData", "MapCompiler", "Simulation"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "Geo"]),

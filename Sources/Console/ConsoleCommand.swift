@@ -13,6 +13,8 @@ public enum ConsoleCommand: Sendable, Equatable {
     case continueGuidance
     /// Reroute now (the driver asks, or automatic rerouting is off).
     case reroute
+    /// Traffic on one OSM way (`WAY_ID closed|open|KMH`), or `clear` for none.
+    case traffic(String)
     case help
 
     /// Parses one line: `go LAT,LON [via LAT,LON]...`, `via LAT,LON`, `cancel`, `repeat`, `mute on|off`,
@@ -46,6 +48,10 @@ public enum ConsoleCommand: Sendable, Equatable {
         case "status": try noArgs(); return .status
         case "continue": try noArgs(); return .continueGuidance
         case "reroute": try noArgs(); return .reroute
+        case "traffic":
+            if args.count == 1, args[0].lowercased() == "clear" { return .traffic("clear") }
+            guard args.count == 2 else { throw ConsoleError("`traffic` takes WAY_ID closed|open|KMH, or clear") }
+            return .traffic(args.joined(separator: " "))
         case "help", "?": return .help
         case "mute":
             guard args.count <= 1 else { throw ConsoleError("`mute` takes on or off") }
@@ -62,7 +68,7 @@ public enum ConsoleCommand: Sendable, Equatable {
         }
     }
 
-    public static let helpText = "commands: go LAT,LON [via LAT,LON]... | via LAT,LON | cancel | continue | reroute | repeat | mute on|off | volume N | status"
+    public static let helpText = "commands: go LAT,LON [via LAT,LON]... | via LAT,LON | cancel | continue | reroute | traffic WAY_ID closed|open|KMH | repeat | mute on|off | volume N | status"
 }
 
 /// A console command that could not be understood (the message is sent back to the console).

@@ -30,6 +30,7 @@ public struct NavigationEvent: Sendable, Equatable {
         case gpsLost(since: Double)
         case gpsRecovered(since: Double)
         case lighting(mode: String)
+        case delayCategory(category: String, delaySeconds: Double)
     }
 
     public var name: String {
@@ -50,6 +51,7 @@ public struct NavigationEvent: Sendable, Equatable {
         case .gpsLost: return "gpsLost"
         case .gpsRecovered: return "gpsRecovered"
         case .lighting: return "lighting"
+        case .delayCategory: return "delayCategory"
         }
     }
 
@@ -92,6 +94,8 @@ public struct NavigationEvent: Sendable, Equatable {
             fields.append(("since", .string(FixTime.iso8601(since))))
         case let .lighting(mode):
             fields.append(("mode", .string(mode)))
+        case let .delayCategory(category, delay):
+            fields += [("category", .string(category)), ("delay_s", .num(delay, 0))]
         }
         return JSONValue.object(fields).serialized()
     }

@@ -41,6 +41,11 @@ public struct Navigator: Sendable {
     private var rerouteTimes: [Double] = []
     /// The lighting last suggested.
     private var lighting: String?
+    /// Traffic: when the route was last checked, the delay category last said, and the seconds
+    /// the current route's remaining time is off its own estimate under the latest traffic.
+    private var lastTrafficCheck: Double?
+    private var delayCategory: String?
+    private var trafficCorrection = 0.0
     private var lastPosition: FilteredPosition?
     private var lastRoad: String?
     private var gpsLostSince: Double?
@@ -82,6 +87,8 @@ public struct Navigator: Sendable {
             if let old = previous, let mapBased = routeResemblance(old, route.route) { resembles = mapBased }
             guidance = Guidance(route: route)
             phase = .tracking
+            trafficCorrection = 0
+            if lastTrafficCheck == nil || req.reason != .traffic { lastTrafficCheck = time }
             out.append(.emit(NavigationEvent(time: time, .routeComputed(
                 reason: req.reason.rawValue, distanceMeters: route.route.distanceMeters, durationSeconds: route.route.durationSeconds,
                 resemblesPrevious: resembles, shape: Polyline.encode(route.route.shape)))))
@@ -125,6 +132,15 @@ public struct Navigator: Sendable {
                 out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: error))))
                 phase = .freeDrive
             }
+        case let .trafficChanged(time):
+            if let g = guidance, let p = lastPosition, pending == nil, phase == .tracking {
+                lastTrafficCheck = time
+                request(.traffic, from: p, time: time, previous: edgesAhead(g), &out)
+            }
+        case let .trafficAnswer(id, route, current, free, time):
+            guard let req = pending, req.id == id else { break }
+            pending = nil
+            onTraffic(route: route, current: current, free: free, time: time, &out)
         case let .reroute(time):
             guard guidance != nil, pending == nil, let p = lastPosition, phase == .offRoute || phase == .tracking else { break }
             out.append(.emit(NavigationEvent(time: time, .rerouteStarted(from: p.coordinate))))
@@ -170,6 +186,39 @@ public struct Navigator: Sendable {
             lighting = mode
             out.append(.emit(NavigationEvent(time: p.time, .lighting(mode: mode))))
         }
+    }
+
+    /// A traffic check's answer: the delay category of the current route, its remaining time under
+    /// traffic, and a switch to a route taking at most `fasterRouteRatio` of that time (or any
+    /// route, when the current one is closed).
+    private mutating func onTraffic(route: NavigationRoute?, current: Double?, free: Double, time: Double,
+                                    _ out: inout [NavigatorEffect]) {
+        if let c = current, let g = guidance {
+            let own = RouteTracker.remainingSeconds(g.route.route, legIndex: g.legIndex, alongMeters: g.alongMeters, segment: g.segment)
+            trafficCorrection = c - own
+            let delay = max(0, c - free)
+            let ratio = free > 0 ? delay / free : 0
+            let category = ratio < 0.05 || delay < 30 ? "none" : ratio < 0.15 ? "light" : ratio < 0.35 ? "medium" : "heavy"
+            if category != delayCategory {
+                delayCategory = category
+                out.append(.emit(NavigationEvent(time: time, .delayCategory(category: category, delaySeconds: delay))))
+            }
+        }
+        guard let r = route else {
+            if current == nil { out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: "the route is closed and no other exists")))) }
+            return
+        }
+        let faster = current.map { r.route.durationSeconds <= config.fasterRouteRatio * $0 } ?? true
+        guard faster else { return }
+        var resembles: Bool?
+        if let old = guidance?.route.route { resembles = routeResemblance(old, r.route) }
+        guidance = Guidance(route: r)
+        phase = .tracking
+        trafficCorrection = 0
+        out.append(.emit(NavigationEvent(time: time, .routeComputed(
+            reason: RouteReason.traffic.rawValue, distanceMeters: r.route.distanceMeters, durationSeconds: r.route.durationSeconds,
+            resemblesPrevious: resembles, shape: Polyline.encode(r.route.shape)))))
+        if let p = lastPosition { track(p, &out) }
     }
 
     /// The old route's edges from the car's place on, over the legs still ahead.
@@ -338,10 +387,11 @@ public struct Navigator: Sendable {
         let nextIndex = maneuvers.firstIndex { $0.distanceFromStartMeters > g.alongMeters + 1 } ?? (maneuvers.count - 1)
         let next = maneuvers[nextIndex]
         let toNext = max(0, next.distanceFromStartMeters - g.alongMeters)
+        let legSecondsLeft = max(0, leg.durationSeconds - legSecondsDone + trafficCorrection)
         let progress = RouteProgress(
             legIndex: g.legIndex, stepIndex: max(0, nextIndex - 1), legDistanceTraveledMeters: g.alongMeters,
-            legRemainingMeters: max(0, legLeft), legRemainingSeconds: max(0, leg.durationSeconds - legSecondsDone),
-            remainingMeters: max(0, legLeft) + laterMeters, remainingSeconds: max(0, leg.durationSeconds - legSecondsDone) + laterSeconds,
+            legRemainingMeters: max(0, legLeft), legRemainingSeconds: legSecondsLeft,
+            remainingMeters: max(0, legLeft) + laterMeters, remainingSeconds: legSecondsLeft + laterSeconds,
             nextManeuver: next, nextInstruction: text.text(next), distanceToNextMeters: toNext,
             distanceFromRouteMeters: pos.distanceMeters)
         g.progress = progress
@@ -355,6 +405,14 @@ public struct Navigator: Sendable {
         if due {
             g.lastProgress = (p.time, progress.remainingMeters, progress.stepIndex)
             out.append(.emit(NavigationEvent(time: p.time, .progress(progress))))
+        }
+
+        // traffic: is there a faster route? (every couple of minutes while the trip is long)
+        if phase == .tracking, pending == nil, progress.remainingSeconds > config.trafficCheckMinimumRemainingSeconds,
+           p.time - (lastTrafficCheck ?? p.time) >= config.trafficCheckSeconds {
+            lastTrafficCheck = p.time
+            guidance = g
+            request(.traffic, from: p, time: p.time, previous: edgesAhead(g), &out)
         }
 
         // prompts for the next maneuver

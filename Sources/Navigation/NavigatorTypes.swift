@@ -81,6 +81,12 @@ public enum NavigatorInput: Sendable {
     case continueRoute(time: Double)
     /// Reroute now (when `automaticReroute` is off, or on the driver's request).
     case reroute(time: Double)
+    /// Traffic changed (a file was loaded, a closure typed): check the route now.
+    case trafficChanged(time: Double)
+    /// The answer to a `.traffic` request: the best route under traffic (nil when there is none),
+    /// and the time still to drive on the current route under traffic (nil: it is closed) and at
+    /// free flow.
+    case trafficAnswer(id: Int, route: NavigationRoute?, currentSeconds: Double?, freeSeconds: Double, time: Double)
 }
 
 /// What the navigator asks its owner to do.
@@ -114,6 +120,12 @@ public struct NavigatorConfig: Sendable {
     /// Rerouting on its own when off route (the SDKs' shouldReroute answering true); when false
     /// the navigator reports off route and waits for `.reroute`.
     public var automaticReroute = true
+    /// Traffic checks (Mapbox's defaults): every `trafficCheckSeconds` while more than
+    /// `trafficCheckMinimumRemainingSeconds` remain; a route is switched to when it takes at most
+    /// `fasterRouteRatio` of the current route's remaining time.
+    public var trafficCheckSeconds = 120.0
+    public var trafficCheckMinimumRemainingSeconds = 600.0
+    public var fasterRouteRatio = 0.9
     /// A reroute starts where the car will be this many seconds later (the route takes time to
     /// compute and to be told), along its course.
     public var rerouteLeadSeconds = 1.0

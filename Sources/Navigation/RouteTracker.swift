@@ -51,6 +51,15 @@ enum RouteTracker {
     }
 
     /// Seconds from the leg's start at `along` metres (interpolated).
+    /// Seconds still to drive on a route from a place on one of its legs (free flow, or the
+    /// traffic the route was computed with).
+    static func remainingSeconds(_ route: Route, legIndex: Int, alongMeters: Double, segment: Int) -> Double {
+        guard legIndex < route.legs.count else { return 0 }
+        let leg = route.legs[legIndex]
+        let later = route.legs[(legIndex + 1)...].reduce(0.0) { $0 + $1.durationSeconds }
+        return max(0, leg.durationSeconds - seconds(at: alongMeters, on: leg, segment: segment)) + later
+    }
+
     static func seconds(at along: Double, on leg: RouteLeg, segment: Int) -> Double {
         let i = min(max(0, segment), leg.shape.count - 2)
         let m0 = leg.cumulativeMeters[i], m1 = leg.cumulativeMeters[i + 1]

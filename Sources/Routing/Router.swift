@@ -12,6 +12,9 @@ public final class Router {
     var forward: SearchSpace
     var backward: SearchSpace
     private lazy var reverseArcs: [[(to: UInt32, index: Int)]] = buildReverseArcs()
+    /// Speeds and closures to route with (searched without the hierarchy's shortcuts); empty:
+    /// free flow, on the hierarchy.
+    public var traffic = TrafficConditions()
     /// Copies of directed edges (made for via-way restrictions), by the edge they copy: a target
     /// on an edge is reached on any of its copies too.
     private let copiesOf: [UInt32: [UInt32]]
@@ -98,8 +101,12 @@ public final class Router {
 
     /// The fastest leg between two snapped points.
     public func leg(from a: Snap, to b: Snap, headingDegrees: Double? = nil) -> RouteLeg? {
-        let sources = terminals(a, asTarget: false, headingDegrees: headingDegrees)
-        let targets = terminals(b, asTarget: true, headingDegrees: nil)
+        var sources = terminals(a, asTarget: false, headingDegrees: headingDegrees)
+        var targets = terminals(b, asTarget: true, headingDegrees: nil)
+        if !traffic.isEmpty {
+            sources = underTraffic(sources)
+            targets = underTraffic(targets)
+        }
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
         var best: (cost: Int64, nodes: [UInt32], arcs: [HierarchyArc], source: Terminal, target: Terminal)?
         // the target ahead on the same directed edge: no search needed
@@ -110,7 +117,14 @@ public final class Router {
             }
         }
         let sameEdgeBehind = sources.contains { s in targets.contains { $0.node == s.node && $0.offset < s.offset } }
-        if let found = sameEdgeBehind ? referenceSearch(sources, targets) : hierarchySearch(sources, targets),
+        let search = { () -> Path? in
+            if !self.traffic.isEmpty {
+                let t = self.traffic
+                return self.referenceSearch(sources, targets) { self.underTraffic($0, into: $1, t) }
+            }
+            return sameEdgeBehind ? self.referenceSearch(sources, targets) : self.hierarchySearch(sources, targets)
+        }
+        if let found = search(),
            best == nil || found.cost < best!.cost {
             let s = sources.first { $0.node == found.nodes.first! }!
             let t = targets.first { $0.node == found.nodes.last! }!
@@ -229,16 +243,23 @@ public final class Router {
     /// exact): the reference the hierarchy search is tested against, and the way round when the
     /// target lies behind the start on the same edge (a loop the upward searches cannot close).
     /// Targets are checked when an arc reaches them, so a loop back onto the start node counts.
-    func referenceSearch(_ sources: [Terminal], _ targets: [Terminal]) -> Path? {
+    func referenceSearch(_ sources: [Terminal], _ targets: [Terminal],
+                         originalArc: ((HierarchyArc, UInt32) -> HierarchyArc?)? = nil) -> Path? {
         forward.reset()
         for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
         var targetCost = [UInt32: Int64]()
         for t in targets { targetCost[t.node] = min(targetCost[t.node] ?? .max, t.cost) }
+        // with `originalArc` (traffic): only the original turn arcs, as it changes them (nil: closed)
+        func effective(_ stored: HierarchyArc, _ v: UInt32) -> HierarchyArc? {
+            guard let change = originalArc else { return stored }
+            return stored.middle == HierarchyArc.original ? change(stored, v) : nil
+        }
         var best = Int64.max
         var last: (from: UInt32, to: UInt32, arc: HierarchyArc)?
         while let top = forward.topKey, top < best {
             guard let (d, u) = forward.pop() else { break }
-            func consider(_ arc: HierarchyArc, target v: UInt32, code: Int32) {
+            func consider(_ stored: HierarchyArc, target v: UInt32, code: Int32) {
+                guard let arc = effective(stored, v) else { return }
                 let nd = d + Int64(arc.weight)
                 if let tc = targetCost[v], nd + tc < best { best = nd + tc; last = (u, v, arc) }
                 forward.reach(v, nd, from: u, arc: code)
@@ -252,7 +273,8 @@ public final class Router {
         var v = end.from
         while forward.parent(v) != SearchSpace.none {
             let p = forward.parent(v), code = forward.arc(v)
-            steps.append((p, v, code >= 0 ? map.upArc(Int(code)) : map.downArc(Int(-code - 2))))
+            let stored = code >= 0 ? map.upArc(Int(code)) : map.downArc(Int(-code - 2))
+            steps.append((p, v, effective(stored, v) ?? stored))
             v = p
         }
         steps.reverse()

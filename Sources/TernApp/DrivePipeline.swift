@@ -61,6 +61,15 @@ final class DrivePipeline {
     /// A new route from here (`reroute` on the console).
     func reroute() { apply(.reroute(time: lastFix?.time ?? 0)) }
 
+    /// The traffic routes are searched with; the navigator checks its route against it at once.
+    var traffic: TrafficConditions {
+        get { routes.router.traffic }
+        set {
+            routes.router.traffic = newValue
+            apply(.trafficChanged(time: lastFix?.time ?? 0))
+        }
+    }
+
     /// Speaks the last prompt again.
     func repeatLastPrompt() {
         if let p = lastPrompt { say(p) }

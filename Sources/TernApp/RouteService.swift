@@ -35,6 +35,12 @@ final class RouteService {
     /// and its alternatives at most 10% slower, the one that drives most of the old route's
     /// remaining roads (ties to the fastest).
     func answer(_ req: RouteRequest) -> NavigatorInput {
+        if req.reason == .traffic {
+            // the best route under the traffic now, and the current route's remaining time under it
+            let times = router.seconds(along: req.previousEdges, traffic: router.traffic)
+            let best = try? navigationRoute([req.origin] + req.waypoints, headingDegrees: req.headingDegrees)
+            return .trafficAnswer(id: req.id, route: best, currentSeconds: times?.traffic, freeSeconds: times?.free ?? 0, time: req.time)
+        }
         do {
             if req.reason == .reroute, !req.previousEdges.isEmpty, req.waypoints.count == 1, let to = req.waypoints.first {
                 let (best, alternatives) = try router.alternatives(from: req.origin, to: to, headingDegrees: req.headingDegrees, count: 3,

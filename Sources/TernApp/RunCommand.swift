@@ -6,6 +6,7 @@ import GPSInput
 import Guidance
 import MapData
 import Navigation
+import Routing
 import Speech
 
 /// `tern run`: the appliance under systemd. gpsd in, speech and the serial console out, every
@@ -25,6 +26,8 @@ enum RunCommand {
         var destination: Coordinate?
         /// At an intermediate stop: go on at once, or stay until `continue` on the console.
         var continueAtWaypoints = true
+        /// Speeds and closures per OSM way (`WAY_ID closed|KMH` lines), from `traffic = FILE`.
+        var traffic = TrafficConditions()
         /// The control socket (`tern ctl`); nil: none.
         var control: String? = "/run/tern/control"
 
@@ -59,6 +62,9 @@ enum RunCommand {
             case "units":
                 do { units = try UnitSystem.parse(value, setting: "units") } catch { throw CommandError("\(place): \(error)") }
             case "control": control = value.isEmpty || value == "none" ? nil : value
+            case "traffic":
+                guard let text = try? String(contentsOfFile: value, encoding: .utf8) else { throw CommandError("\(place): cannot read traffic file \(value)") }
+                do { traffic = try TrafficConditions.parse(text, source: value) } catch { throw CommandError("\(error)") }
             case "waypoints":
                 switch value {
                 case "continue": continueAtWaypoints = true
@@ -82,12 +88,12 @@ enum RunCommand {
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control"],
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic"],
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control"] {
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic"] {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap
@@ -118,6 +124,7 @@ enum RunCommand {
         navConfig.continueAtWaypoints = config.continueAtWaypoints
         navConfig.units = config.units ?? GuidanceLocale.named(config.locale)?.defaultUnits ?? .metric
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)
+        if !config.traffic.isEmpty { pipeline.traffic = config.traffic }
         if let d = config.destination { pipeline.go(to: [d], time: 0) }
         var control: ControlServer?
         if let path = config.control {
@@ -199,6 +206,13 @@ enum RunCommand {
                 return "ok: \(pipeline.navigator.phase.rawValue)" + (pipeline.navigator.progress.map {
                     String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
                 } ?? "")
+            case .traffic(let statement):
+                var t = pipeline.traffic
+                if statement == "clear" { t = TrafficConditions() } else {
+                    do { try t.apply(statement, place: "traffic") } catch { return "error: \(error)" }
+                }
+                pipeline.traffic = t
+                return "ok: \(t.closed.count) closed, \(t.speedKmh.count) slowed"
             case .reroute:
                 guard pipeline.navigator.route != nil else { return "error: no route to leave" }
                 pipeline.reroute()

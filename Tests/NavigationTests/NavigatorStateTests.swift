@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Guidance
+import MapCompiler
 import MapData
 import Navigation
 import Positioning
@@ -112,5 +113,53 @@ extension NavigatorStateTests {
         // from a little ahead of the car, with the old route's remaining roads to prefer
         #expect(!reroute.previousEdges.isEmpty)
         #expect(h.named("rerouted").count == 1)
+    }
+}
+
+extension NavigatorStateTests {
+    /// Two ways to the destination, the northern one faster. A jam on it (5 km/h) while the car
+    /// is on its way: the navigator checks, reports a heavy delay and switches to the southern
+    /// route, saying whether it resembles the old one.
+    @Test func aJamWithAFasterAlternative() throws {
+        var s = ScenarioMap(ascii: """
+            s  a     x     b
+
+                           d
+               c           e
+            """, gridMeters: 60, origin: Coordinate(latitude: 48.0, longitude: 11.0))
+        s.ways = [.init("sa", [("highway", "secondary"), ("name", "Start Road")]),
+                  .init("axb", [("highway", "secondary"), ("name", "North Road")]),
+                  .init("bd", [("highway", "secondary"), ("name", "East Road")]),
+                  .init("ac", [("highway", "secondary"), ("name", "West Road")]),
+                  .init("ced", [("highway", "secondary"), ("name", "South Road")])]
+        let m = try TestMaps.scenario(s)
+        var config = NavigatorConfig()
+        config.trafficCheckMinimumRemainingSeconds = 0
+        var h = Harness(map: m, config: config)
+        let fixes = try simulate(m, [s["s"]!, s["d"]!])
+        h.apply(.setDestination([s["d"]!], time: fixes[0].time))
+        h.drive(Array(fixes.prefix(4)), stopAtArrival: false)
+        #expect(h.named("routeComputed").count == 1)
+        #expect(h.navigator.route?.maneuvers.flatMap { $0.map(\.street) }.contains("North Road") == true)
+        // the jam, on the way the car has not reached yet
+        let north = try #require(m.nearestEdges(to: s["b"]!, radiusMeters: 40, limit: 4).first { m.name(m.edge($0.edge).nameID) == "North Road" })
+        var jam = TrafficConditions()
+        jam.speedKmh[m.wayID(m.edge(north.edge).wayIndex)] = 5
+        h.router.traffic = jam
+        h.apply(.trafficChanged(time: fixes[3].time))
+        let delay = try #require(h.named("delayCategory").last)
+        #expect(delay.jsonLine().contains(#""category":"heavy""#), "\(delay.jsonLine())")
+        let computed = h.named("routeComputed")
+        #expect(computed.count == 2)
+        #expect(computed.last?.jsonLine().contains(#""reason":"traffic""#) == true)
+        #expect(h.navigator.route?.maneuvers.flatMap { $0.map(\.street) }.contains("South Road") == true)
+        // a second check under the same traffic finds nothing faster by 10%: no switch
+        h.apply(.trafficChanged(time: fixes[3].time + 1))
+        #expect(h.named("routeComputed").count == 2)
+        // the jam gone, the northern way (12% shorter) is faster by more than 10% again: back to it
+        h.router.traffic = TrafficConditions()
+        h.apply(.trafficChanged(time: fixes[3].time + 2))
+        #expect(h.named("routeComputed").count == 3)
+        #expect(h.named("delayCategory").last?.jsonLine().contains(#""category":"none""#) == true)
     }
 }

@@ -42,6 +42,15 @@ struct Harness {
     }
 
     func answer(_ r: RouteRequest) -> NavigatorInput {
+        if r.reason == .traffic {
+            let times = router.seconds(along: r.previousEdges, traffic: router.traffic)
+            let best = try? router.route([r.origin] + r.waypoints, headingDegrees: r.headingDegrees)
+            let nav = best.map { route -> NavigationRoute in
+                let builder = ManeuverBuilder(map: map)
+                return NavigationRoute(route: route, maneuvers: route.legs.enumerated().map { builder.maneuvers(for: $1, destination: r.waypoints[$0]) })
+            }
+            return .trafficAnswer(id: r.id, route: nav, currentSeconds: times?.traffic, freeSeconds: times?.free ?? 0, time: r.time)
+        }
         do {
             let route = try router.route([r.origin] + r.waypoints, headingDegrees: r.headingDegrees)
             let builder = ManeuverBuilder(map: map)

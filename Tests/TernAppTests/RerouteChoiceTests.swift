@@ -13,17 +13,7 @@ import Testing
     /// Two ways from a to d: north-east via b (fastest) and south via c and e (2% longer). A
     /// reroute whose old route went south keeps going south; without an old route, the fastest.
     @Test func prefersTheOldRoadsWhenNearlyAsFast() throws {
-        var s = ScenarioMap(ascii: """
-            a       b
-
-            c       d
-                e
-            """, gridMeters: 50, origin: Coordinate(latitude: 48.0, longitude: 11.0))
-        s.ways = [.init("ab", [("highway", "secondary"), ("name", "North Road")]),
-                  .init("bd", [("highway", "secondary"), ("name", "East Road")]),
-                  .init("ac", [("highway", "secondary"), ("name", "West Road")]),
-                  .init("ced", [("highway", "secondary"), ("name", "South Road")])]
-        let map = try TestMaps.scenario(s)
+        let (s, map) = try TestMaps.twoWays()
         let service = RouteService(map: map)
         let a = s["a"]!, d = s["d"]!
         let south = try Router(map: map).route([a, s["c"]!, d])

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import MapCompiler
 import MapData
 import Simulation
@@ -26,6 +27,21 @@ public enum TestMaps {
         try RoadMap(path: path(for: relative.replacingOccurrences(of: "/", with: "_")) { out in
             try MapCompiler.compile(input: SharedData.path(relative), output: out)
         })
+    }
+
+    /// Two ways from a to d: north then east via b (the fastest), and south via c and e (2% longer).
+    public static func twoWays() throws -> (ScenarioMap, RoadMap) {
+        var s = ScenarioMap(ascii: """
+            a       b
+
+            c       d
+                e
+            """, gridMeters: 50, origin: Coordinate(latitude: 48.0, longitude: 11.0))
+        s.ways = [.init("ab", [("highway", "secondary"), ("name", "North Road")]),
+                  .init("bd", [("highway", "secondary"), ("name", "East Road")]),
+                  .init("ac", [("highway", "secondary"), ("name", "West Road")]),
+                  .init("ced", [("highway", "secondary"), ("name", "South Road")])]
+        return (s, try scenario(s, name: "two-ways"))
     }
 
     /// Imports a scenario map to a fresh .tmap.
