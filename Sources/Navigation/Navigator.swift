@@ -19,6 +19,10 @@ public struct Navigator: Sendable {
         var legIndex = 0
         var segment = 0
         var alongMeters = 0.0
+        /// Time of the last position tracked on this leg.
+        var lastTrackTime: Double?
+        /// The route was planned from a standing car (no course): its direction may be wrong.
+        var plannedWithoutHeading = false
         /// Prompts already given: "leg:maneuver:kind".
         var promptsGiven = Set<String>()
         var offRouteCount = 0
@@ -86,6 +90,7 @@ public struct Navigator: Sendable {
             var resembles: Bool?
             if let old = previous, let mapBased = routeResemblance(old, route.route) { resembles = mapBased }
             guidance = Guidance(route: route)
+            guidance?.plannedWithoutHeading = req.headingDegrees == nil && req.reason == .start
             phase = .tracking
             trafficCorrection = 0
             if lastTrafficCheck == nil || req.reason != .traffic { lastTrafficCheck = time }
@@ -155,6 +160,7 @@ public struct Navigator: Sendable {
             g.legIndex += 1
             g.segment = 0
             g.alongMeters = 0
+            g.lastTrackTime = nil
             g.lastProgress = nil
             guidance = g
             phase = .tracking
@@ -292,7 +298,11 @@ public struct Navigator: Sendable {
         guard var g = guidance else { return }
         let leg = g.route.route.legs[g.legIndex]
         let maneuvers = g.route.maneuvers[g.legIndex]
-        let pos = RouteTracker.locate(p.coordinate, on: leg, hint: g.segment, courseDegrees: p.courseDegrees)
+        let dt = g.lastTrackTime.map { max(0, p.time - $0) } ?? .infinity
+        let reach = dt.isFinite ? max(40, (p.speedMetersPerSecond ?? 15) * dt * 1.5 + 25) : .infinity
+        let pos = RouteTracker.locate(p.coordinate, on: leg, hint: g.segment, courseDegrees: p.courseDegrees,
+                                      from: g.lastTrackTime == nil ? nil : g.alongMeters, reach: reach)
+        g.lastTrackTime = p.time
         // Never move backwards along the leg on noise; a real turn-around shows as off route.
         if pos.alongMeters >= g.alongMeters - 30 || pos.distanceMeters > config.offRouteDistanceMeters {
             g.segment = pos.segment
@@ -315,6 +325,18 @@ public struct Navigator: Sendable {
             if phase == .offRoute { phase = .tracking }
         }
         let needed = nearManeuver || courseDisagrees ? 2 : config.offRouteFixes
+        // a route planned before the car moved may start the other way: once the car shows its
+        // direction in the first metres, plan again quietly (not an off-route)
+        if g.offRouteCount >= needed, pending == nil, g.plannedWithoutHeading, g.alongMeters < 150, p.courseDegrees != nil,
+           (p.speedMetersPerSecond ?? 0) > 2 {
+            g.plannedWithoutHeading = false
+            g.offRouteCount = 0
+            guidance = g
+            waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
+            waypointBase += g.legIndex
+            request(.start, from: p, time: p.time, &out)
+            return
+        }
         if g.offRouteCount >= needed, pending == nil {
             let movedEnough = lastReroute.map { $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters } ?? true
             if movedEnough && !config.automaticReroute {
@@ -375,6 +397,7 @@ public struct Navigator: Sendable {
             g.legIndex += 1
             g.segment = 0
             g.alongMeters = 0
+            g.lastTrackTime = nil
             g.lastProgress = nil
             guidance = g
             return

@@ -16,7 +16,11 @@ struct LegPosition: Sendable, Equatable {
 /// Projects positions onto a leg, searching forward from the last position first so that a
 /// route passing the same place twice is followed in order.
 enum RouteTracker {
-    static func locate(_ c: Coordinate, on leg: RouteLeg, hint: Int, courseDegrees: Double?) -> LegPosition {
+    /// `from` is the last position's distance along the leg and `reach` how far the car can have
+    /// driven since: where the route passes near itself (a junction, a road driven out and back),
+    /// a place much farther along than that is not taken for the car's.
+    static func locate(_ c: Coordinate, on leg: RouteLeg, hint: Int, courseDegrees: Double?,
+                       from: Double? = nil, reach: Double = .infinity) -> LegPosition {
         let shape = leg.shape
         guard shape.count >= 2 else {
             return LegPosition(segment: 0, alongMeters: 0, distanceMeters: c.distance(to: shape.first ?? c), bearingDegrees: 0)
@@ -35,6 +39,10 @@ enum RouteTracker {
                 // a little preference for staying near the hint, against jumps far ahead
                 score += Double(max(0, i - hint)) * 0.01
                 let segLen = leg.cumulativeMeters[i + 1] - leg.cumulativeMeters[i]
+                if let f = from, reach.isFinite {
+                    let at = leg.cumulativeMeters[i] + segLen * p.fraction
+                    score += max(0, at - f - reach) * 0.5 + max(0, f - 30 - at) * 0.5
+                }
                 // past the segment's end, the route's direction there is the next segment's
                 var ahead = bearing
                 if p.fraction > 0.999, i + 2 < shape.count, shape[i + 1] != shape[i + 2] { ahead = ruler.bearing(shape[i + 1], shape[i + 2]) }

@@ -100,6 +100,10 @@ enum DriveCommands {
         printError(String(format: "tern: drive recorded in %@: %d fixes, %d events, %d prompts, %@ (%.1f s)", r.folder, r.fixes, r.events,
                           r.prompts, r.arrived ? "arrived" : "did not arrive", r.seconds))
         if let w = r.wav { printError("tern: prompts spoken into \(w)") }
+        if !r.rerouteMillis.isEmpty {
+            printError(String(format: "tern: %d reroutes; off-route detection to the new route's first prompt: %@ ms", r.rerouteMillis.count,
+                              r.rerouteMillis.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+        }
     }
 
     static func demo(_ args: [String]) async throws -> Int32 {

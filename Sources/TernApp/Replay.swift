@@ -39,6 +39,9 @@ struct ReplayResult {
     var speechNote: String?
     var wav: String?
     var prompts = 0
+    /// Per reroute: wall-clock milliseconds from the off-route detection to the first prompt of
+    /// the new route being queued for speech.
+    var rerouteMillis: [Double] = []
 }
 
 import Guidance
@@ -98,7 +101,16 @@ enum Replay {
         config.units = o.units
         let pipeline = DrivePipeline(map: map, config: config, speech: speech, status: status, recorder: recorder)
         var prompts = 0
-        pipeline.onEvent = { e in if case .prompt = e.kind { prompts += 1 } }
+        var detected: Date?, rerouteMillis = [Double]()
+        pipeline.onEvent = { e in
+            switch e.kind {
+            case .prompt:
+                prompts += 1
+                if let d = detected { rerouteMillis.append(Date().timeIntervalSince(d) * 1000); detected = nil }
+            case .offRoute: detected = Date()
+            default: break
+            }
+        }
         pipeline.go(to: o.waypoints, time: firstFix.time)
 
         if o.direct {
@@ -118,6 +130,7 @@ enum Replay {
         result.events = pipeline.eventCount
         result.arrived = pipeline.isArrived
         result.prompts = prompts
+        result.rerouteMillis = rerouteMillis
         result.seconds = Date().timeIntervalSince(started)
         return result
     }
