@@ -88,7 +88,9 @@ enum DriveCommands {
         do {
             locale = try GuidanceLocale.parse(a.value("lang") ?? "en-GB", setting: "--lang")
             o.locale = locale.code
-            o.units = try a.value("units").map { try Guidance.UnitSystem.parse($0, setting: "--units") } ?? locale.defaultUnits
+            // a language chosen brings its customary units; the built-in default is en-GB in metres
+            o.units = try a.value("units").map { try Guidance.UnitSystem.parse($0, setting: "--units") }
+                ?? (a.value("lang") != nil ? locale.defaultUnits : .metric)
         } catch { throw UsageError("\(error)") }
         guard FileManager.default.isReadableFile(atPath: o.log) else { throw CommandError("\(o.log): no such file or not readable") }
         let r = try await Replay.run(o)

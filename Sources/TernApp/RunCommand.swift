@@ -21,7 +21,8 @@ enum RunCommand {
         var speech = "default"
         var logDirectory = "/var/lib/tern/drives"
         var locale = "en-GB"
-        /// nil: the locale's own units.
+        var localeChosen = false
+        /// nil: the chosen locale's own units (metric when no locale was chosen).
         var units: UnitSystem?
         var destination: Coordinate?
         /// At an intermediate stop: go on at once, or stay until `continue` on the console.
@@ -59,6 +60,7 @@ enum RunCommand {
             case "log-dir": logDirectory = value
             case "locale":
                 do { locale = try GuidanceLocale.parse(value, setting: "locale").code } catch { throw CommandError("\(place): \(error)") }
+                localeChosen = true
             case "units":
                 do { units = try UnitSystem.parse(value, setting: "units") } catch { throw CommandError("\(place): \(error)") }
             case "control": control = value.isEmpty || value == "none" ? nil : value
@@ -122,7 +124,8 @@ enum RunCommand {
         var navConfig = NavigatorConfig()
         navConfig.locale = config.locale
         navConfig.continueAtWaypoints = config.continueAtWaypoints
-        navConfig.units = config.units ?? GuidanceLocale.named(config.locale)?.defaultUnits ?? .metric
+        // a language chosen brings its customary units; the built-in default is en-GB in metres
+        navConfig.units = config.units ?? (config.localeChosen ? GuidanceLocale.named(config.locale)?.defaultUnits : nil) ?? .metric
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)
         if !config.traffic.isEmpty { pipeline.traffic = config.traffic }
         if let d = config.destination { pipeline.go(to: [d], time: 0) }
