@@ -21,8 +21,9 @@ public struct StatusLine: Sendable, Equatable {
         case .rerouting: label = "REROUTING"
         case .arrived: label = "ARRIVED"
         case .waypoint: label = "AT STOP (continue to go on)"
+        case .uncertain: label = "NO GPS, ESTIMATED"
         }
-        if let p = progress, phase == .tracking || phase == .offRoute || phase == .rerouting {
+        if let p = progress, phase == .tracking || phase == .offRoute || phase == .rerouting || phase == .uncertain {
             if let m = p.nextManeuver, m.type == .arrive {
                 let side = m.side.map { " on the \($0.rawValue)" } ?? ""
                 parts.append("[\(label)] Destination\(side) in \(words.shortDistance(p.distanceToNextMeters))")

@@ -12,6 +12,9 @@ public struct Navigator: Sendable {
         case idle, freeDrive, tracking, offRoute, rerouting, arrived
         /// Stopped at an intermediate waypoint until told to continue.
         case waypoint
+        /// Guiding on an estimated position (no fix: a tunnel, gpsd gone): the position is dead
+        /// reckoned along the route, prompts go on, off-route is not judged.
+        case uncertain
     }
 
     private struct Guidance: Sendable {
@@ -101,9 +104,21 @@ public struct Navigator: Sendable {
                 out.append(.emit(NavigationEvent(time: time, .rerouted(distanceMeters: route.route.distanceMeters,
                                                                         durationSeconds: route.route.durationSeconds))))
             }
-            // say where to head (the depart instruction), as every navigator does when a route
-            // starts; when the first maneuver is right at the start, say it instead
-            if let list = route.maneuvers.first, let depart = list.first, depart.type == .depart {
+            // a moving car whose new route starts the other way (a dead end, a one-way street:
+            // the router found nothing ahead) is told to turn round when it can, and only then
+            let turnRound: Bool = {
+                guard let p = lastPosition, let course = p.courseDegrees, (p.speedMetersPerSecond ?? 0) > 2,
+                      let leg = route.route.legs.first, leg.shape.count >= 2 else { return false }
+                var j = 1
+                while j < leg.shape.count - 1 && leg.shape[0].distance(to: leg.shape[j]) < 20 { j += 1 }
+                return abs(Angle.difference(from: course, to: leg.shape[0].bearing(to: leg.shape[j]))) > 150
+            }()
+            if turnRound {
+                speak(Prompt(text: text.message("prompt.uturn_when_possible"), locale: config.locale, kind: .now, maneuver: nil),
+                      time: time, &out)
+            } else if let list = route.maneuvers.first, let depart = list.first, depart.type == .depart {
+                // say where to head (the depart instruction), as every navigator does when a
+                // route starts; when the first maneuver is right at the start, say it instead
                 let v = max(lastPosition?.speedMetersPerSecond ?? 0, 3)
                 let spoken = list.indices.filter { $0 > 0 && list[$0].isSpoken && list[$0].type != .arrive }
                 var first = depart, announced = [Int]()
@@ -166,6 +181,7 @@ public struct Navigator: Sendable {
             phase = .tracking
             if let p = lastPosition { track(p, &out) } else { _ = time }
         case let .gpsLost(time):
+            if phase == .tracking { phase = .uncertain }
             if gpsLostSince == nil {
                 gpsLostSince = time
                 out.append(.emit(NavigationEvent(time: time, .gpsLost(since: time))))
@@ -282,6 +298,8 @@ public struct Navigator: Sendable {
             if over >= 10 { out.append(.emit(NavigationEvent(time: p.time, .speeding(percentOver: over, limitKmh: limit)))) }
         }
         lightingUpdate(p, &out)
+        if p.estimated && phase == .tracking { phase = .uncertain }
+        if !p.estimated && phase == .uncertain { phase = .tracking }
         switch phase {
         case .idle, .arrived, .waypoint:
             return
@@ -289,7 +307,7 @@ public struct Navigator: Sendable {
             if !waypoints.isEmpty && pending == nil { request(.start, from: p, time: p.time, &out) }
         case .rerouting:
             return  // the request is under way; the position is applied when the route arrives
-        case .tracking, .offRoute:
+        case .tracking, .offRoute, .uncertain:
             track(p, &out)
         }
     }
@@ -317,7 +335,7 @@ public struct Navigator: Sendable {
         if let course = p.courseDegrees, (p.speedMetersPerSecond ?? 0) > 4 {
             courseDisagrees = abs(Angle.difference(from: pos.bearingDegrees, to: course)) > 60
         }
-        let off = pos.distanceMeters > limit || (courseDisagrees && pos.distanceMeters > max(12, p.accuracyMeters))
+        let off = phase != .uncertain && (pos.distanceMeters > limit || (courseDisagrees && pos.distanceMeters > max(12, p.accuracyMeters)))
         if off {
             g.offRouteCount += 1
         } else {
@@ -438,8 +456,8 @@ public struct Navigator: Sendable {
             request(.traffic, from: p, time: p.time, previous: edgesAhead(g), &out)
         }
 
-        // prompts for the next maneuver
-        if phase == .tracking {
+        // prompts for the next maneuver (on the estimate too: the route is known)
+        if phase == .tracking || phase == .uncertain {
             schedulePrompts(&g, maneuvers: maneuvers, nextIndex: nextIndex, toNext: toNext, speed: p.speedMetersPerSecond ?? 0, time: p.time, &out)
         }
         guidance = g

@@ -163,3 +163,50 @@ extension NavigatorStateTests {
         #expect(h.named("delayCategory").last?.jsonLine().contains(#""category":"none""#) == true)
     }
 }
+
+extension NavigatorStateTests {
+    /// A 20 s tunnel on the demo drive: the position is estimated along the route (phase
+    /// `uncertain`), prompts go on, no off-route, and guidance is back to tracking at the exit.
+    @Test func tunnelKeepsGuiding() throws {
+        let m = try TestMaps.demoTown()
+        var o = DriveSimulator.Options()
+        o.noiseMeters = 3
+        o.seed = 4
+        o.outages = [(start: 25, seconds: 20)]
+        let fixes = DriveSimulator(map: m, options: o).drive(try Router(map: m).route([DemoTown.start, DemoTown.destination]))
+        var h = Harness(map: m)
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        var phases = Set<String>()
+        for f in fixes {
+            h.drive([f])
+            phases.insert(h.navigator.phase.rawValue)
+        }
+        #expect(phases.contains("uncertain"))
+        #expect(h.named("offRoute").isEmpty)
+        #expect(h.navigator.phase == .arrived)
+        let estimated = h.events.filter { $0.jsonLine().contains(#""estimated":true"#) }
+        #expect(estimated.count >= 15)
+    }
+
+    /// Into a dead end by mistake: off route, and the new route goes on to the end of the dead
+    /// end and turns round there (the U-turn where it is needed, not at once).
+    @Test func deadEndNeedsAUTurnAtItsEnd() throws {
+        var s = ScenarioMap(ascii: """
+            a       b       c
+                    |
+                    |
+                    d
+            """, gridMeters: 40, origin: Coordinate(latitude: 48.5, longitude: 9.0))
+        s.ways = [.init("abc", [("highway", "residential"), ("name", "Main Street")]),
+                  .init("bd", [("highway", "residential"), ("name", "Dead End")])]
+        let m = try TestMaps.scenario(s)
+        var h = Harness(map: m)
+        let fixes = try simulate(m, [s["a"]!, s["d"]!])
+        h.apply(.setDestination([s["c"]!], time: fixes[0].time))
+        h.drive(fixes, stopAtArrival: false)
+        #expect(h.named("offRoute").count == 1)
+        let streets = h.navigator.route?.maneuvers.flatMap { $0.map(\.osrmTurn) } ?? []
+        #expect(streets.contains("continue uturn"), "\(streets)")
+        #expect(!h.prompts.contains { $0.text.hasPrefix("Make a U-turn when possible") })
+    }
+}
