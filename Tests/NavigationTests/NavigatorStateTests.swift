@@ -210,3 +210,24 @@ extension NavigatorStateTests {
         #expect(!h.prompts.contains { $0.text.hasPrefix("Make a U-turn when possible") })
     }
 }
+
+extension NavigatorStateTests {
+    /// The route takes Market Circle's third exit; the car takes the second (South Street): off
+    /// route soon after the exit, a new route, and arrival all the same.
+    @Test func missedRoundaboutExit() throws {
+        let m = try TestMaps.demoTown()
+        let p = LocalProjection(origin: DemoTown.origin)
+        let southStreet = p.unproject(LocalPoint(x: 38 * 20, y: -16 * 20))  // between t and o
+        let fixes = try simulate(m, [DemoTown.start, southStreet, DemoTown.destination], noise: 2, seed: 6)
+        var h = Harness(map: m)
+        h.apply(.setDestination([DemoTown.destination], time: 0))
+        h.drive(fixes)
+        let off = try #require(h.named("offRoute").first)
+        #expect(h.named("rerouted").count >= 1)
+        #expect(h.navigator.phase == .arrived)
+        // detected within 5 s of leaving the ring at t
+        let t = p.unproject(LocalPoint(x: 38 * 20, y: -14 * 20))
+        let left = try #require(fixes.first { $0.coordinate.latitude < t.latitude - 0.00005 })
+        #expect(off.time - left.time <= 5, "left at \(left.time), off route at \(off.time)")
+    }
+}
