@@ -240,6 +240,7 @@ public struct Navigator: Sendable {
         out.append(.emit(NavigationEvent(time: time, .routeComputed(
             reason: RouteReason.traffic.rawValue, distanceMeters: r.route.distanceMeters, durationSeconds: r.route.durationSeconds,
             resemblesPrevious: resembles, shape: Polyline.encode(r.route.shape)))))
+        speak(Prompt(text: text.message("prompt.faster_route"), locale: config.locale, kind: .now, maneuver: nil), time: time, &out)
         if let p = lastPosition { track(p, &out) }
     }
 

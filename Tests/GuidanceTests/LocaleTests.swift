@@ -76,7 +76,7 @@ import Testing
                 let now = t.prompt(m, kind: .now, distanceMeters: 0, then: samples[2])
                 #expect(!now.contains("{"), "\(code): \(now)")
             }
-            for key in ["prompt.reroute", "prompt.gps_lost", "prompt.gps_recovered", "prompt.uturn_when_possible"] {
+            for key in ["prompt.reroute", "prompt.gps_lost", "prompt.gps_recovered", "prompt.uturn_when_possible", "prompt.faster_route"] {
                 #expect(!t.message(key).contains("{"))
             }
             #expect(!t.message("prompt.continue_for", distanceMeters: 4000).contains("{"))

@@ -153,6 +153,7 @@ extension NavigatorStateTests {
         #expect(computed.count == 2)
         #expect(computed.last?.jsonLine().contains(#""reason":"traffic""#) == true)
         #expect(h.navigator.route?.maneuvers.flatMap { $0.map(\.street) }.contains("South Road") == true)
+        #expect(h.prompts.last?.text == "A faster route has been found.")
         // a second check under the same traffic finds nothing faster by 10%: no switch
         h.apply(.trafficChanged(time: fixes[3].time + 1))
         #expect(h.named("routeComputed").count == 2)

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "بعد {distance}، ستصل إلى نقطة التوقف",
       "prompt.continue_for": "تابع السير لمسافة {distance}",
       "prompt.reroute": "جارٍ إعادة حساب المسار",
+      "prompt.faster_route": "تم العثور على مسار أسرع",
       "prompt.uturn_when_possible": "استدر للخلف عندما يكون ذلك ممكنًا",
       "prompt.gps_lost": "فُقدت إشارة تحديد المواقع",
       "prompt.gps_recovered": "عادت إشارة تحديد المواقع",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "След {distance} ще пристигнете в междинната точка",
       "prompt.continue_for": "Продължете напред {distance}",
       "prompt.reroute": "Преизчисляване на маршрута",
+      "prompt.faster_route": "Намерен е по-бърз маршрут",
       "prompt.uturn_when_possible": "Направете обратен завой, когато е възможно",
       "prompt.gps_lost": "Сигналът от GPS е изгубен",
       "prompt.gps_recovered": "Сигналът от GPS е възстановен",

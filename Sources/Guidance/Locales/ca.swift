@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "D'aquí a {distance}, arribareu a la parada",
       "prompt.continue_for": "Continueu durant {distance}",
       "prompt.reroute": "S'està recalculant la ruta",
+      "prompt.faster_route": "S'ha trobat una ruta més ràpida",
       "prompt.uturn_when_possible": "Feu un canvi de sentit quan sigui possible",
       "prompt.gps_lost": "S'ha perdut el senyal GPS",
       "prompt.gps_recovered": "S'ha recuperat el senyal GPS",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Za {distance} dorazíte na průjezdní bod",
       "prompt.continue_for": "Pokračujte {distance}",
       "prompt.reroute": "Přepočítávám trasu",
+      "prompt.faster_route": "Byla nalezena rychlejší trasa",
       "prompt.uturn_when_possible": "Jakmile to bude možné, proveďte otočku",
       "prompt.gps_lost": "Signál GPS ztracen",
       "prompt.gps_recovered": "Signál GPS obnoven",

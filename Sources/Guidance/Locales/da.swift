@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Om {distance} er du fremme ved dit stop",
       "prompt.continue_for": "Fortsæt i {distance}",
       "prompt.reroute": "Beregner ruten igen",
+      "prompt.faster_route": "Der er fundet en hurtigere rute",
       "prompt.uturn_when_possible": "Foretag en U-vending, når det er muligt",
       "prompt.gps_lost": "GPS-signalet er mistet",
       "prompt.gps_recovered": "GPS-signalet er fundet igen",

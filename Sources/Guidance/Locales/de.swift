@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "In {distance} erreichen Sie Ihr Zwischenziel",
       "prompt.continue_for": "Dem Straßenverlauf auf einer Strecke von {distance} folgen",
       "prompt.reroute": "Die Route wird neu berechnet",
+      "prompt.faster_route": "Es wurde eine schnellere Route gefunden",
       "prompt.uturn_when_possible": "Wenn möglich, bitte wenden",
       "prompt.gps_lost": "GPS-Signal verloren",
       "prompt.gps_recovered": "GPS-Signal wieder empfangen",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Σε {distance}, θα φτάσετε στη στάση σας",
       "prompt.continue_for": "Συνεχίστε για {distance}",
       "prompt.reroute": "Επανυπολογισμός διαδρομής",
+      "prompt.faster_route": "Βρέθηκε ταχύτερη διαδρομή",
       "prompt.uturn_when_possible": "Κάντε αναστροφή όταν είναι δυνατόν",
       "prompt.gps_lost": "Το σήμα GPS χάθηκε",
       "prompt.gps_recovered": "Το σήμα GPS αποκαταστάθηκε",

@@ -96,6 +96,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "In {distance}, you will reach your stop",
       "prompt.continue_for": "Continue for {distance}",
       "prompt.reroute": "Recalculating the route",
+      "prompt.faster_route": "A faster route has been found",
       "prompt.uturn_when_possible": "Make a U-turn when possible",
       "prompt.gps_lost": "GPS signal lost",
       "prompt.gps_recovered": "GPS signal found",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "En {distance}, llegará a su parada",
       "prompt.continue_for": "Continúe durante {distance}",
       "prompt.reroute": "Recalculando la ruta",
+      "prompt.faster_route": "Se ha encontrado una ruta más rápida",
       "prompt.uturn_when_possible": "Cambie de sentido cuando sea posible",
       "prompt.gps_lost": "Se ha perdido la señal GPS",
       "prompt.gps_recovered": "Se ha recuperado la señal GPS",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Veel {distance}, siis jõuate vahepeatusesse",
       "prompt.continue_for": "Jätkake sõitu {distance}",
       "prompt.reroute": "Arvutan marsruuti ümber",
+      "prompt.faster_route": "Leiti kiirem marsruut",
       "prompt.uturn_when_possible": "Võimaluse korral tehke tagasipööre",
       "prompt.gps_lost": "GPS-signaal kadus",
       "prompt.gps_recovered": "GPS-signaal taastus",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance} päästä saavut välipisteeseen",
       "prompt.continue_for": "Jatka {distance} matkan",
       "prompt.reroute": "Lasketaan reittiä uudelleen",
+      "prompt.faster_route": "Löytyi nopeampi reitti",
       "prompt.uturn_when_possible": "Tee U-käännös, kun se on mahdollista",
       "prompt.gps_lost": "GPS-signaali katosi",
       "prompt.gps_recovered": "GPS-signaali löytyi",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Dans {distance}, vous arriverez à votre étape",
       "prompt.continue_for": "Continuez sur {distance}",
       "prompt.reroute": "Recalcul de l'itinéraire",
+      "prompt.faster_route": "Un itinéraire plus rapide a été trouvé",
       "prompt.uturn_when_possible": "Faites demi-tour dès que possible",
       "prompt.gps_lost": "Signal GPS perdu",
       "prompt.gps_recovered": "Signal GPS retrouvé",

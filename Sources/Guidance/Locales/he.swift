@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "בעוד {distance} תגיעו לעצירת הביניים",
       "prompt.continue_for": "המשיכו בדרך עוד {distance}",
       "prompt.reroute": "מחשב מסלול מחדש",
+      "prompt.faster_route": "נמצא מסלול מהיר יותר",
       "prompt.uturn_when_possible": "בצעו פניית פרסה כשניתן",
       "prompt.gps_lost": "קליטת GPS אבדה",
       "prompt.gps_recovered": "קליטת GPS חזרה",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance} बाद आप अपने पड़ाव पर पहुँच जाएँगे",
       "prompt.continue_for": "{distance} तक इसी सड़क पर चलते रहें",
       "prompt.reroute": "रास्ता दोबारा तय किया जा रहा है",
+      "prompt.faster_route": "एक तेज़ रास्ता मिल गया है",
       "prompt.uturn_when_possible": "जहाँ संभव हो, यू-टर्न लें",
       "prompt.gps_lost": "जीपीएस सिग्नल खो गया है",
       "prompt.gps_recovered": "जीपीएस सिग्नल फिर से मिल गया है",

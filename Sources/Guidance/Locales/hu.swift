@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance} múlva megérkezik a köztes úti célhoz",
       "prompt.continue_for": "Kövesse az utat {distance} hosszan",
       "prompt.reroute": "Az útvonal újratervezése",
+      "prompt.faster_route": "Gyorsabb útvonalat találtam",
       "prompt.uturn_when_possible": "Amint lehetséges, forduljon vissza",
       "prompt.gps_lost": "Megszűnt a GPS-jel",
       "prompt.gps_recovered": "Helyreállt a GPS-jel",

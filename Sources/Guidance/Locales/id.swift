@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Dalam {distance}, Anda akan tiba di tempat singgah",
       "prompt.continue_for": "Lanjutkan perjalanan sejauh {distance}",
       "prompt.reroute": "Menghitung ulang rute",
+      "prompt.faster_route": "Ditemukan rute yang lebih cepat",
       "prompt.uturn_when_possible": "Putar balik jika memungkinkan",
       "prompt.gps_lost": "Sinyal GPS hilang",
       "prompt.gps_recovered": "Sinyal GPS ditemukan kembali",

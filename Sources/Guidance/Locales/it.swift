@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Tra {distance}, arriverai alla tappa",
       "prompt.continue_for": "Prosegui per {distance}",
       "prompt.reroute": "Ricalcolo del percorso",
+      "prompt.faster_route": "È stato trovato un percorso più veloce",
       "prompt.uturn_when_possible": "Fai inversione a U appena possibile",
       "prompt.gps_lost": "Segnale GPS perso",
       "prompt.gps_recovered": "Segnale GPS ritrovato",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance}さき、けいゆちに とうちゃく します",
       "prompt.continue_for": "{distance} みちなりに すすんで ください",
       "prompt.reroute": "ルートを さいけいさん して います",
+      "prompt.faster_route": "より はやい ルートが みつかりました",
       "prompt.uturn_when_possible": "かのうな ところで ユーターン して ください",
       "prompt.gps_lost": "ジーピーエスの じゅしんが とぎれました",
       "prompt.gps_recovered": "ジーピーエスの じゅしんが かいふく しました",

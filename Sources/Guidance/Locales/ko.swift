@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance} 앞에 경유지가 있습니다",
       "prompt.continue_for": "{distance} 계속 진행하세요",
       "prompt.reroute": "경로를 다시 탐색합니다",
+      "prompt.faster_route": "더 빠른 경로를 찾았습니다",
       "prompt.uturn_when_possible": "가능한 곳에서 유턴하세요",
       "prompt.gps_lost": "GPS 신호가 끊겼습니다",
       "prompt.gps_recovered": "GPS 신호가 다시 잡혔습니다",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance} яваад завсрын зогсоолдоо хүрнэ",
       "prompt.continue_for": "Замаа дагаад {distance} явна уу",
       "prompt.reroute": "Маршрутыг дахин тооцоолж байна",
+      "prompt.faster_route": "Илүү хурдан маршрут олдлоо",
       "prompt.uturn_when_possible": "Боломжтой үед эргэж буцна уу",
       "prompt.gps_lost": "GPS дохио тасарлаа",
       "prompt.gps_recovered": "GPS дохио сэргэлээ",

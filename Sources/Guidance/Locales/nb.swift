@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Om {distance} er du fremme ved delmålet",
       "prompt.continue_for": "Fortsett i {distance}",
       "prompt.reroute": "Beregner ny rute",
+      "prompt.faster_route": "Fant en raskere rute",
       "prompt.uturn_when_possible": "Ta en U-sving når det er mulig",
       "prompt.gps_lost": "GPS-signalet er borte",
       "prompt.gps_recovered": "GPS-signalet er tilbake",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Over {distance} bereikt u uw tussenstop",
       "prompt.continue_for": "Blijf de weg {distance} volgen",
       "prompt.reroute": "De route wordt opnieuw berekend",
+      "prompt.faster_route": "Er is een snellere route gevonden",
       "prompt.uturn_when_possible": "Keer om zodra het mogelijk is",
       "prompt.gps_lost": "GPS-signaal verloren",
       "prompt.gps_recovered": "GPS-signaal hersteld",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Za {distance} dotrzesz do punktu pośredniego",
       "prompt.continue_for": "Jedź dalej przez {distance}",
       "prompt.reroute": "Wyznaczanie nowej trasy",
+      "prompt.faster_route": "Znaleziono szybszą trasę",
       "prompt.uturn_when_possible": "Zawróć, gdy będzie to możliwe",
       "prompt.gps_lost": "Utracono sygnał GPS",
       "prompt.gps_recovered": "Odzyskano sygnał GPS",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Em {distance}, você chegará à sua parada",
       "prompt.continue_for": "Continue por {distance}",
       "prompt.reroute": "Recalculando a rota",
+      "prompt.faster_route": "Foi encontrada uma rota mais rápida",
       "prompt.uturn_when_possible": "Faça o retorno quando for possível",
       "prompt.gps_lost": "Sinal de GPS perdido",
       "prompt.gps_recovered": "Sinal de GPS recuperado",

@@ -51,6 +51,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Daqui a {distance}, chegará ao seu ponto intermédio",
       "prompt.continue_for": "Continue durante {distance}",
       "prompt.reroute": "A recalcular o percurso",
+      "prompt.faster_route": "Foi encontrado um percurso mais rápido",
       "prompt.uturn_when_possible": "Inverta a marcha quando for possível",
       "distance.km.one": "um quilómetro",
       "distance.km.few": "{n} quilómetros",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Peste {distance}, veți ajunge la punctul de oprire",
       "prompt.continue_for": "Continuați pe o distanță de {distance}",
       "prompt.reroute": "Se recalculează traseul",
+      "prompt.faster_route": "A fost găsit un traseu mai rapid",
       "prompt.uturn_when_possible": "Întoarceți-vă când este posibil",
       "prompt.gps_lost": "Semnalul GPS a fost pierdut",
       "prompt.gps_recovered": "Semnalul GPS a fost restabilit",

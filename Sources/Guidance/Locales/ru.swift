@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Через {distance} вы прибудете в промежуточный пункт",
       "prompt.continue_for": "Продолжайте движение {distance}",
       "prompt.reroute": "Пересчёт маршрута",
+      "prompt.faster_route": "Найден более быстрый маршрут",
       "prompt.uturn_when_possible": "При первой возможности развернитесь",
       "prompt.gps_lost": "Сигнал GPS потерян",
       "prompt.gps_recovered": "Сигнал GPS восстановлен",

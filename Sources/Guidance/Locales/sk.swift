@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "O {distance} dorazíte na medzizastávku",
       "prompt.continue_for": "Pokračujte {distance}",
       "prompt.reroute": "Prepočítavam trasu",
+      "prompt.faster_route": "Našla sa rýchlejšia trasa",
       "prompt.uturn_when_possible": "Keď to bude možné, otočte sa",
       "prompt.gps_lost": "Signál GPS sa stratil",
       "prompt.gps_recovered": "Signál GPS je obnovený",

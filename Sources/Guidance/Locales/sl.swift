@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Čez {distance} boste prispeli do vmesnega cilja",
       "prompt.continue_for": "Nadaljujte po cesti še {distance}",
       "prompt.reroute": "Ponovno izračunavam pot",
+      "prompt.faster_route": "Najdena je hitrejša pot",
       "prompt.uturn_when_possible": "Ko bo mogoče, se obrnite",
       "prompt.gps_lost": "Signal GPS je izgubljen",
       "prompt.gps_recovered": "Signal GPS je spet na voljo",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Om {distance} är du framme vid ditt delmål",
       "prompt.continue_for": "Fortsätt i {distance}",
       "prompt.reroute": "Beräknar ny rutt",
+      "prompt.faster_route": "En snabbare rutt har hittats",
       "prompt.uturn_when_possible": "Gör en U-sväng när det är möjligt",
       "prompt.gps_lost": "GPS-signalen har försvunnit",
       "prompt.gps_recovered": "GPS-signalen är tillbaka",

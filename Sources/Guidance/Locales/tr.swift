@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance} sonra ara durağınıza ulaşacaksınız",
       "prompt.continue_for": "{distance} boyunca devam edin",
       "prompt.reroute": "Rota yeniden hesaplanıyor",
+      "prompt.faster_route": "Daha hızlı bir rota bulundu",
       "prompt.uturn_when_possible": "Mümkün olduğunda U dönüşü yapın",
       "prompt.gps_lost": "GPS sinyali kayboldu",
       "prompt.gps_recovered": "GPS sinyali yeniden alındı",

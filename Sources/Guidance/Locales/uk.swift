@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Через {distance} ви прибудете до проміжної зупинки",
       "prompt.continue_for": "Продовжуйте рух {distance}",
       "prompt.reroute": "Перераховую маршрут",
+      "prompt.faster_route": "Знайдено швидший маршрут",
       "prompt.uturn_when_possible": "Розверніться, щойно це буде можливо",
       "prompt.gps_lost": "Сигнал GPS втрачено",
       "prompt.gps_recovered": "Сигнал GPS відновлено",

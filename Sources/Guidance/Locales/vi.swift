@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "Sau {distance} nữa, bạn sẽ đến điểm dừng",
       "prompt.continue_for": "Tiếp tục đi thêm {distance}",
       "prompt.reroute": "Đang tính lại lộ trình",
+      "prompt.faster_route": "Đã tìm thấy lộ trình nhanh hơn",
       "prompt.uturn_when_possible": "Quay đầu khi có thể",
       "prompt.gps_lost": "Mất tín hiệu GPS",
       "prompt.gps_recovered": "Đã có lại tín hiệu GPS",

@@ -91,6 +91,7 @@ extension LocaleTables {
       "prompt.waypoint_in": "{distance}后到达途经点",
       "prompt.continue_for": "沿当前道路继续行驶{distance}",
       "prompt.reroute": "正在重新规划路线",
+      "prompt.faster_route": "已为您找到更快的路线",
       "prompt.uturn_when_possible": "请在条件允许时掉头",
       "prompt.gps_lost": "卫星定位信号丢失",
       "prompt.gps_recovered": "卫星定位信号已恢复",
