@@ -65,4 +65,31 @@ extension Array where Element == Coordinate {
         for i in 1..<count { total += self[i - 1].distance(to: self[i]) }
         return total
     }
+
+    /// The point `meters` along the points (haversine lengths, each times `scale`), and the index
+    /// of the segment it lies on; the last point beyond the end.
+    public func point(atMeters meters: Double, scale: Double = 1) -> (coordinate: Coordinate, segment: Int) {
+        guard count > 1 else { return (first ?? Coordinate(latitude: 0, longitude: 0), 0) }
+        var acc = 0.0
+        for i in 1..<count {
+            let l = self[i - 1].distance(to: self[i]) * scale
+            if acc + l >= meters || i == count - 1 {
+                let f = l > 0 ? Swift.min(1, Swift.max(0, (meters - acc) / l)) : 0
+                return (self[i - 1].interpolated(to: self[i], f), i - 1)
+            }
+            acc += l
+        }
+        return (self[count - 1], count - 2)
+    }
+
+    /// Twice the signed area of the closed ring through the points (x east, y north, degrees):
+    /// positive when they run counter-clockwise.
+    public var signedArea: Double {
+        var area = 0.0
+        for (i, p) in enumerated() {
+            let q = self[(i + 1) % count]
+            area += p.longitude * q.latitude - q.longitude * p.latitude
+        }
+        return area
+    }
 }

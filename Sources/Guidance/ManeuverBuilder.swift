@@ -100,11 +100,17 @@ public struct ManeuverBuilder: Sendable {
     /// direction word or a suffix changes ("Main Street" → "Main Street North"), nor when both
     /// have no name and the same ref.
     func announcesName(from a: EdgeRecord, to b: EdgeRecord) -> Bool {
-        if a.nameID == b.nameID { return a.nameID == 0 && !sameRef(a, b) && b.refID != 0 }
-        let na = map.name(a.nameID), nb = map.name(b.nameID)
+        if a.nameID == b.nameID && a.refID == b.refID { return false }
+        return ManeuverBuilder.announces(fromName: map.name(a.nameID), ref: map.name(a.refID),
+                                         toName: map.name(b.nameID), ref: map.name(b.refID))
+    }
+
+    /// The same on names and refs as text (for steps already built).
+    static func announces(fromName na: String, ref ra: String, toName nb: String, ref rb: String) -> Bool {
+        if na == nb { return na.isEmpty && !rb.isEmpty && !sameRefs(ra, rb) }
         if nb.isEmpty { return false }
         if na.isEmpty { return true }
-        return !ManeuverBuilder.sameRoad(na, nb)
+        return !sameRoad(na, nb)
     }
 
     /// Whether `b` is the road `a` by name (or by ref where neither has a name).
@@ -114,9 +120,13 @@ public struct ManeuverBuilder: Sendable {
 
     /// Refs of one road: equal, or one list of refs within the other ("US 50" and "US 50; I 66").
     func sameRef(_ a: EdgeRecord, _ b: EdgeRecord) -> Bool {
-        if a.refID == b.refID { return true }
-        let split = { (id: UInt32) in Set(self.map.name(id).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
-        let x = split(a.refID), y = split(b.refID)
+        a.refID == b.refID || ManeuverBuilder.sameRefs(map.name(a.refID), map.name(b.refID))
+    }
+
+    static func sameRefs(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        let split = { (s: String) in Set(s.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+        let x = split(a), y = split(b)
         return !x.isEmpty && !y.isEmpty && (x.isSubset(of: y) || y.isSubset(of: x))
     }
 
@@ -153,7 +163,7 @@ public struct ManeuverBuilder: Sendable {
         if ManeuverBuilder.isRing(first) {
             while k < edges.count && ManeuverBuilder.isRing(map.edge(edges[k].edge)) { k += 1 }
             if k < edges.count {
-                result.append(exitRing(leg, at: k, ringName: first.nameID))
+                result.append(exitRing(leg, at: k))
                 k += 1
             }
         }
@@ -200,7 +210,7 @@ public struct ManeuverBuilder: Sendable {
         let options = others.filter(\.canEnter)
         let sameName = !announcesName(from: inRec, to: outRec)
         // staying on the road by name (an unnamed road after a named one is another road)
-        let keepsName = (inRec.nameID == outRec.nameID && (inRec.nameID != 0 || sameRef(inRec, outRec)))
+        let keepsName = keepsRoad(inRec, outRec)
             || (inRec.nameID != 0 && outRec.nameID != 0 && ManeuverBuilder.sameRoad(map.name(inRec.nameID), map.name(outRec.nameID)))
         let modifier = ManeuverBuilder.modifier(angle)
         func make(_ type: ManeuverType, _ mod: ManeuverModifier?) -> Maneuver {
@@ -219,7 +229,7 @@ public struct ManeuverBuilder: Sendable {
         if abs(angle) >= 60, keepsName, inRec.nameID != 0, !options.isEmpty {
             let along = leg.cumulativeMeters[min(leg.edgeShapeStart[k], leg.cumulativeMeters.count - 1)]
             if along + 60 < leg.distanceMeters {
-                let later = ruler.bearing(pointAlong(leg, along + 35), pointAlong(leg, along + 60))
+                let later = ruler.bearing(leg.position(atMeters: along + 35).coordinate, leg.position(atMeters: along + 60).coordinate)
                 if abs(Angle.difference(from: bIn, to: later)) >= 155 { return make(.continue, .uturn) }
             }
         }
@@ -368,9 +378,8 @@ public struct ManeuverBuilder: Sendable {
         var names = Set<UInt32>()
         var circular = false
         var connectedNames = Set<UInt32>()
-        var closed = false
-        /// Twice the signed area of the ring's polygon (x east, y north): positive counter-clockwise.
-        var signedArea = 0.0
+        /// The ring's nodes in driving order (for its direction: `signedArea` > 0 is counter-clockwise).
+        var nodes: [Coordinate] = []
         var radius: Double { lengthMeters / (2 * .pi) }
     }
 
@@ -386,12 +395,11 @@ public struct ManeuverBuilder: Sendable {
             if rec.nameID != 0 { info.names.insert(rec.nameID) }
             if rec.flags.contains(.circular) { info.circular = true }
             let n = map.target(of: e)
-            let p = map.coordinate(ofNode: map.source(of: e)), q = map.coordinate(ofNode: n)
-            info.signedArea += p.longitude * q.latitude - q.longitude * p.latitude
+            info.nodes.append(map.coordinate(ofNode: map.source(of: e)))
             for r in map.outgoing(n) + map.incoming(n).map(\.opposite) where !ManeuverBuilder.isRing(map.edge(r.edge)) {
                 info.connectedNames.insert(map.edge(r.edge).nameID)
             }
-            if n == startNode { info.closed = true; break }
+            if n == startNode { break }
             guard let next = map.outgoing(n).first(where: { $0.edge != e.edge && ManeuverBuilder.isRing(map.edge($0.edge)) }) else { break }
             e = next
             steps += 1
@@ -426,7 +434,7 @@ public struct ManeuverBuilder: Sendable {
         // an exit at the entry node itself counts when it can be taken at once: it leaves on the
         // side the ring turns to (the right on a counter-clockwise ring)
         let entryNode = map.source(of: entry)
-        let ringSide = info.signedArea >= 0  // counter-clockwise: exits to the right come first
+        let ringSide = info.nodes.signedArea >= 0  // counter-clockwise: exits to the right come first
         if countsAsExit(entryNode, ringRecord: entryRec, excluding: inEdge.edge),
            map.outgoing(entryNode).contains(where: { o in
                guard !ManeuverBuilder.isRing(map.edge(o.edge)), o.edge != inEdge.edge else { return false }
@@ -458,12 +466,12 @@ public struct ManeuverBuilder: Sendable {
         enter.street = map.name(exitRec.nameID)
         enter.ref = map.name(exitRec.refID)
         enter.bearingAfter = bearingOut(exitEdge)
-        let out = exitRing(leg, at: j, ringName: info.names.first ?? 0, rotary: rotary)
+        let out = exitRing(leg, at: j, rotary: rotary)
         return ([enter, out], j + 1)
     }
 
     /// The step leaving a ring onto edge j.
-    private func exitRing(_ leg: RouteLeg, at j: Int, ringName: UInt32, rotary: Bool? = nil) -> Maneuver {
+    private func exitRing(_ leg: RouteLeg, at j: Int, rotary: Bool? = nil) -> Maneuver {
         let ringEdge = leg.edges[j - 1], exitEdge = leg.edges[j]
         let isRotary = rotary ?? self.isRotary(ringInfo(from: ringEdge))
         let bIn = bearingIn(ringEdge), bOut = bearingOut(exitEdge)
@@ -497,7 +505,7 @@ public struct ManeuverBuilder: Sendable {
             let sTurn = !s.silent && s.type != .newName && s.modifier.map { $0 != .straight } ?? false
             let nTurn = !n.silent && n.type != .newName && n.modifier.map { $0 != .straight } ?? false
             let sameSide = (s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true)
-            let before = i > 0 ? steps[i - 1] : s
+            let before = steps[i - 1]
             if s.silent && n.silent {
                 steps.remove(at: i + 1)
                 continue
@@ -529,7 +537,7 @@ public struct ManeuverBuilder: Sendable {
                 continue
             } else if s.silent || s.type == .newName {
                 // straight over the first carriageway, then the turn: said at the first
-                merged.type = n.type == .newName ? .newName : n.type
+                merged.type = n.type
                 merged.modifier = ManeuverBuilder.modifier(total)
                 if merged.type == .newName, merged.modifier != .straight, !n.silent { merged.type = .turn }
                 if n.silent {
@@ -552,14 +560,7 @@ public struct ManeuverBuilder: Sendable {
 
     /// Whether the road named in `b` is news after the road of step `a`.
     private func announcesNameChange(_ a: Maneuver, _ b: Maneuver) -> Bool {
-        if a.street == b.street { return a.street.isEmpty && a.ref != b.ref && !b.ref.isEmpty }
-        if b.street.isEmpty { return false }
-        if a.street.isEmpty { return true }
-        return !ManeuverBuilder.sameRoad(a.street, b.street)
-    }
-
-    private func edgeIndex(_ leg: RouteLeg, _ m: Maneuver) -> Int {
-        min(leg.edges.count - 1, max(0, leg.edgeIndex(atShapeIndex: m.shapeIndex)))
+        ManeuverBuilder.announces(fromName: a.street, ref: a.ref, toName: b.street, ref: b.ref)
     }
 
     /// New names that hold only for a short stretch, or that repeat the name already driven on,
@@ -575,7 +576,7 @@ public struct ManeuverBuilder: Sendable {
                 let next = steps[i + 1]
                 let length = next.distanceFromStartMeters - s.distanceFromStartMeters
                 let repeatsName = prev.street == s.street && prev.ref == s.ref
-                if repeatsName || (length < ManeuverBuilder.nameSegmentCutoff && next.type != .arrive) || length < ManeuverBuilder.nameSegmentCutoff && next.type == .arrive {
+                if repeatsName || length < ManeuverBuilder.nameSegmentCutoff {
                     i += 1
                     continue
                 }
@@ -652,21 +653,11 @@ public struct ManeuverBuilder: Sendable {
             var passed = Set<UInt32>()
             var d = 40.0
             while d <= 120, at - d > previous {
-                passed.formUnion(map.places(near: pointAlong(leg, at - d), radiusMeters: 25).map(\.place.nameID).filter(usable))
+                passed.formUnion(map.places(near: leg.position(atMeters: at - d).coordinate, radiusMeters: 25).map(\.place.nameID).filter(usable))
                 d += 20
             }
             if passed.count == 1, let id = passed.first { steps[i].landmark = .place(map.name(id), after: true) }
         }
-    }
-
-    /// The point `meters` from the leg's start along its shape.
-    private func pointAlong(_ leg: RouteLeg, _ meters: Double) -> Coordinate {
-        let s = leg.shape, cum = leg.cumulativeMeters
-        var i = 1
-        while i < s.count - 1 && cum[i] < meters { i += 1 }
-        let f = cum[i] > cum[i - 1] ? min(1, max(0, (meters - cum[i - 1]) / (cum[i] - cum[i - 1]))) : 0
-        return Coordinate(latitude: s[i - 1].latitude + (s[i].latitude - s[i - 1].latitude) * f,
-                          longitude: s[i - 1].longitude + (s[i].longitude - s[i - 1].longitude) * f)
     }
 
     /// Step lengths and times.

@@ -114,12 +114,7 @@ extension TurnGraph {
                 d = next
             }
             guard closed, ring.count >= 3 else { continue }
-            var area = 0.0
-            for (i, n) in ring.enumerated() {
-                let p = g.nodes[n], q = g.nodes[ring[(i + 1) % ring.count]]
-                area += p.longitude * q.latitude - q.longitude * p.latitude
-            }
-            let s: Int8 = area > 0 ? 1 : -1
+            let s: Int8 = ring.map { g.nodes[$0] }.signedArea > 0 ? 1 : -1
             for n in ring { side[n] = s }
         }
         return side

@@ -64,18 +64,9 @@ public struct RoadFollower: RoadConstraint {
 
     func point(on e: DirectedEdge, at along: Double) -> (Coordinate, Double) {
         let shape = map.geometry(of: e)
+        guard shape.count > 1 else { return (shape.last!, 0) }
         let scale = map.lengthMeters(ofEdge: e.edge) / max(0.01, shape.lengthMeters)
-        var acc = 0.0
-        for i in 1..<shape.count {
-            let l = shape[i - 1].distance(to: shape[i]) * scale
-            if acc + l >= along || i == shape.count - 1 {
-                let f = l > 0 ? min(1, max(0, (along - acc) / l)) : 0
-                let a = shape[i - 1], b = shape[i]
-                return (Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * f, longitude: a.longitude + (b.longitude - a.longitude) * f),
-                        a.bearing(to: b))
-            }
-            acc += l
-        }
-        return (shape.last!, 0)
+        let (c, i) = shape.point(atMeters: along, scale: scale)
+        return (c, shape[i].bearing(to: shape[i + 1]))
     }
 }

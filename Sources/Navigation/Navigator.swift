@@ -31,6 +31,15 @@ public struct Navigator: Sendable {
         var offRouteCount = 0
         var lastProgress: (time: Double, remaining: Double, step: Int)?
         var progress: RouteProgress?
+
+        /// On to the next leg, from its start.
+        mutating func startNextLeg() {
+            legIndex += 1
+            segment = 0
+            alongMeters = 0
+            lastTrackTime = nil
+            lastProgress = nil
+        }
     }
 
     public private(set) var config: NavigatorConfig
@@ -46,8 +55,9 @@ public struct Navigator: Sendable {
     private var lastReroute: (time: Double, at: Coordinate)?
     /// Times of recent reroutes, for the loop guard.
     private var rerouteTimes: [Double] = []
-    /// The lighting last suggested.
+    /// The lighting last suggested, and the fix time it was last worked out at.
     private var lighting: String?
+    private var lastLightingCheck: Double?
     /// Traffic: when the route was last checked, the delay category last said, and the seconds
     /// the current route's remaining time is off its own estimate under the latest traffic.
     private var lastTrafficCheck: Double?
@@ -162,24 +172,14 @@ public struct Navigator: Sendable {
             pending = nil
             onTraffic(route: route, current: current, free: free, time: time, &out)
         case let .reroute(time):
-            guard guidance != nil, pending == nil, let p = lastPosition, phase == .offRoute || phase == .tracking else { break }
-            out.append(.emit(NavigationEvent(time: time, .rerouteStarted(from: p.coordinate))))
-            lastReroute = (time, p.coordinate)
-            if let g = guidance {
-                waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
-                waypointBase += g.legIndex
-                request(.reroute, from: p, time: time, previous: edgesAhead(g), &out)
-            }
-        case let .continueRoute(time):
+            guard let g = guidance, pending == nil, let p = lastPosition, phase == .offRoute || phase == .tracking else { break }
+            startReroute(g, from: p, time: time, automatic: false, &out)
+        case .continueRoute:
             guard phase == .waypoint, var g = guidance else { break }
-            g.legIndex += 1
-            g.segment = 0
-            g.alongMeters = 0
-            g.lastTrackTime = nil
-            g.lastProgress = nil
+            g.startNextLeg()
             guidance = g
             phase = .tracking
-            if let p = lastPosition { track(p, &out) } else { _ = time }
+            if let p = lastPosition { track(p, &out) }
         case let .gpsLost(time):
             if phase == .tracking { phase = .uncertain }
             if gpsLostSince == nil {
@@ -198,12 +198,19 @@ public struct Navigator: Sendable {
     /// The suggested lighting from the sun's elevation at the position and fix time, emitted when
     /// it changes (with a little hysteresis so that it does not flicker at the boundary).
     private mutating func lightingUpdate(_ p: FilteredPosition, _ out: inout [NavigatorEffect]) {
+        // the sun moves a quarter of a degree a minute: once a minute of fix time is enough
+        if let last = lastLightingCheck, p.time - last < 60, p.time >= last { return }
+        lastLightingCheck = p.time
         let e = SolarPosition.elevationDegrees(at: p.coordinate, time: p.time)
-        let h = lighting == nil ? 0 : config.lightingHysteresisDegrees
-        var mode = lighting ?? ""
-        if e > config.dayAboveDegrees + h { mode = "day" } else if e < config.nightBelowDegrees - h { mode = "night" }
-        else if e < config.dayAboveDegrees - h && e > config.nightBelowDegrees + h { mode = "twilight" }
-        if lighting == nil && mode.isEmpty { mode = e >= config.dayAboveDegrees ? "day" : (e < config.nightBelowDegrees ? "night" : "twilight") }
+        let day = config.dayAboveDegrees, night = config.nightBelowDegrees, h = config.lightingHysteresisDegrees
+        let mode: String
+        if let current = lighting {
+            // a change only when the sun is past the boundary by the hysteresis
+            if e > day + h { mode = "day" } else if e < night - h { mode = "night" } else if e < day - h && e > night + h { mode = "twilight" }
+            else { mode = current }
+        } else {
+            mode = e >= day ? "day" : (e < night ? "night" : "twilight")
+        }
         if mode != lighting {
             lighting = mode
             out.append(.emit(NavigationEvent(time: p.time, .lighting(mode: mode))))
@@ -242,6 +249,29 @@ public struct Navigator: Sendable {
             resemblesPrevious: resembles, shape: Polyline.encode(r.route.shape)))))
         speak(Prompt(text: text.message("prompt.faster_route"), locale: config.locale, kind: .now, maneuver: nil), time: time, &out)
         if let p = lastPosition { track(p, &out) }
+    }
+
+    /// A reroute from `p`: the waypoints passed dropped, the loop guard counting automatic ones
+    /// (reroute after reroute in a short time means the routes keep failing the driver: the next
+    /// one is a full recalculation).
+    private mutating func startReroute(_ g: Guidance, from p: FilteredPosition, time: Double, automatic: Bool,
+                                       _ out: inout [NavigatorEffect]) {
+        out.append(.emit(NavigationEvent(time: time, .rerouteStarted(from: p.coordinate))))
+        lastReroute = (time, p.coordinate)
+        var full = false
+        if automatic {
+            rerouteTimes = rerouteTimes.filter { time - $0 < config.rerouteLoopSeconds } + [time]
+            full = rerouteTimes.count > config.rerouteLoopCount
+            if full { rerouteTimes.removeAll() }
+        }
+        dropPassedWaypoints(g)
+        request(.reroute, from: p, time: time, full: full, previous: full ? [] : edgesAhead(g), &out)
+    }
+
+    /// The legs already driven are behind: the waypoints still ahead start at the current leg.
+    private mutating func dropPassedWaypoints(_ g: Guidance) {
+        waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
+        waypointBase += g.legIndex
     }
 
     /// The old route's edges from the car's place on, over the legs still ahead.
@@ -351,38 +381,22 @@ public struct Navigator: Sendable {
             g.plannedWithoutHeading = false
             g.offRouteCount = 0
             guidance = g
-            waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
-            waypointBase += g.legIndex
+            dropPassedWaypoints(g)
             request(.start, from: p, time: p.time, &out)
             return
         }
         if g.offRouteCount >= needed, pending == nil {
             let movedEnough = lastReroute.map { $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters } ?? true
-            if movedEnough && !config.automaticReroute {
-                // the policy refuses: say so once, and wait for `.reroute`
-                if phase != .offRoute {
-                    phase = .offRoute
+            if movedEnough {
+                // said once per leaving (a refused reroute leaves the phase at offRoute)
+                if phase != .offRoute || config.automaticReroute {
                     let reason = pos.distanceMeters > limit ? "distance" : "course"
                     out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
                 }
-                guidance = g
-                return
-            }
-            if movedEnough {
                 phase = .offRoute
-                let reason = pos.distanceMeters > limit ? "distance" : "course"
-                out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
-                out.append(.emit(NavigationEvent(time: p.time, .rerouteStarted(from: p.coordinate))))
-                lastReroute = (p.time, p.coordinate)
-                rerouteTimes = rerouteTimes.filter { p.time - $0 < config.rerouteLoopSeconds } + [p.time]
                 guidance = g
-                waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
-                waypointBase += g.legIndex
-                // the loop guard: reroute after reroute in a short time means the routes keep
-                // failing the driver; the next one is a full recalculation
-                let full = rerouteTimes.count > config.rerouteLoopCount
-                if full { rerouteTimes.removeAll() }
-                request(.reroute, from: p, time: p.time, full: full, previous: full ? [] : edgesAhead(g), &out)
+                // the policy may refuse: then wait for `.reroute`
+                if config.automaticReroute { startReroute(g, from: p, time: p.time, automatic: true, &out) }
                 return
             }
         }
@@ -413,11 +427,7 @@ public struct Navigator: Sendable {
                 guidance = g
                 return
             }
-            g.legIndex += 1
-            g.segment = 0
-            g.alongMeters = 0
-            g.lastTrackTime = nil
-            g.lastProgress = nil
+            g.startNextLeg()
             guidance = g
             return
         }
@@ -492,6 +502,9 @@ public struct Navigator: Sendable {
         let d = toNext + (m.distanceFromStartMeters - maneuvers[nextIndex].distanceFromStartMeters)
         if time < speakingUntil { return }
         let v = max(speed, 3)
+        // nothing is said farther out than the far prompt: no texts to build until then
+        let prepareAt = max(1000, v * 45)
+        if d > prepareAt { return }
         let legIndex = g.legIndex
         let key = { (k: PromptKind) in "\(legIndex):\(index):\(k.rawValue)" }
         let margin = config.promptMarginSeconds
@@ -506,7 +519,6 @@ public struct Navigator: Sendable {
         let nowAt = max(25, v * (speechSeconds(nowText) + margin))
         let turnInText = text.prompt(m, kind: .turnIn, distanceMeters: max(d, 50))
         let turnInAt = max(150, v * 13) + v * speechSeconds(turnInText)
-        let prepareAt = max(1000, v * 45)
 
         var kind: PromptKind?
         var chosen = ""

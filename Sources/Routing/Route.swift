@@ -25,6 +25,16 @@ public struct RouteLeg: Sendable {
     public var distanceMeters: Double { cumulativeMeters.last ?? 0 }
     public var durationSeconds: Double { cumulativeSeconds.last ?? 0 }
 
+    /// The point `meters` from the leg's start along its shape, and the shape segment it lies on.
+    public func position(atMeters meters: Double) -> (coordinate: Coordinate, segment: Int) {
+        guard shape.count > 1 else { return (shape.first ?? from.point, 0) }
+        var i = 1
+        while i < shape.count - 1 && cumulativeMeters[i] < meters { i += 1 }
+        let len = cumulativeMeters[i] - cumulativeMeters[i - 1]
+        let f = len > 0 ? min(1, max(0, (meters - cumulativeMeters[i - 1]) / len)) : 0
+        return (shape[i - 1].interpolated(to: shape[i], f), i - 1)
+    }
+
     /// The edge index (into `edges`) of a shape segment starting at `shapeIndex`.
     public func edgeIndex(atShapeIndex shapeIndex: Int) -> Int {
         var lo = 0, hi = edgeShapeStart.count - 1

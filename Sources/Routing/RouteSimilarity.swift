@@ -7,6 +7,11 @@ public enum RouteSimilarity {
     public static func similarity(_ a: Route, _ b: Route, map: RoadMap) -> Double {
         var old = Set<DirectedEdge>()
         for leg in a.legs { old.formUnion(leg.edges) }
+        return similarity(of: b, to: old, map: map)
+    }
+
+    /// The share of `b`'s length on the directed edges `old`.
+    public static func similarity(of b: Route, to old: Set<DirectedEdge>, map: RoadMap) -> Double {
         var shared = 0.0, total = 0.0
         for leg in b.legs {
             for d in leg.edges {

@@ -162,8 +162,7 @@ public struct DriveSimulator: Sendable {
             let a = shape[seg], b = shape[seg + 1]
             let len = cum[seg + 1] - cum[seg]
             let f = len > 0 ? (s - cum[seg]) / len : 0
-            let c = Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * f, longitude: a.longitude + (b.longitude - a.longitude) * f)
-            return (c, a.bearing(to: b), edgeAt[min(seg, edgeAt.count - 1)])
+            return (a.interpolated(to: b, f), a.bearing(to: b), edgeAt[min(seg, edgeAt.count - 1)])
         }
         func emit(_ c: Coordinate, speed: Double, course: Double, edge: DirectedEdge) {
             truth.append(TruePosition(time: t, coordinate: c, edge: edge, speedMetersPerSecond: speed, courseDegrees: course))
@@ -239,12 +238,7 @@ extension DriveSimulator {
             guard turns == k, let wrong = others.first else { continue }
             let shape = map.geometry(of: wrong)
             let along = min(150, map.lengthMeters(ofEdge: wrong.edge) * 0.8)
-            var acc = 0.0, via = shape.last!
-            for j in 1..<shape.count {
-                let l = shape[j - 1].distance(to: shape[j])
-                if acc + l >= along { let f = (along - acc) / max(l, 0.01); via = Coordinate(latitude: shape[j - 1].latitude + (shape[j].latitude - shape[j - 1].latitude) * f, longitude: shape[j - 1].longitude + (shape[j].longitude - shape[j - 1].longitude) * f); break }
-                acc += l
-            }
+            let via = shape.point(atMeters: along).coordinate
             let first = try router.route([a, via])
             let heading = map.coordinate(ofNode: map.source(of: wrong)).bearing(to: via)
             let second = try router.route([via, b], headingDegrees: heading)

@@ -114,11 +114,14 @@ final class ControlServer: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Writes an event line to every watcher.
-    func broadcast(_ line: String) {
+    /// Writes an event line to every watcher (the line is made only when someone watches).
+    func broadcast(_ line: @autoclosure () -> String) {
         lock.lock()
         defer { lock.unlock() }
-        for c in connections where c.watching && c.open { write(line, c) }
+        let watchers = connections.filter { $0.watching && $0.open }
+        if watchers.isEmpty { return }
+        let text = line()
+        for c in watchers { write(text, c) }
     }
 
     private func write(_ line: String, _ conn: Connection) {
@@ -181,30 +184,20 @@ enum CtlCommand {
         }
         var pending = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 4096)
-        var status: Int32 = 0
         let deadline = seconds.map { Date().addingTimeInterval($0) }
-        while true {
-            if let d = deadline, Date() >= d { break }
+        while deadline.map({ Date() < $0 }) ?? true {
             let n = read(fd, &buf, buf.count)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             pending += buf[0..<n]
-            var done = false
             while let nl = pending.firstIndex(of: 10) {
-                let reply = String(decoding: pending[..<nl], as: UTF8.self)
+                let line = String(decoding: pending[..<nl], as: UTF8.self)
                 pending.removeSubrange(...nl)
-                printOut(reply)
-                if !watching {
-                    if reply.hasPrefix("error") { status = 1 }
-                    // a reply is one line, except help's several: read until the server pauses
-                    done = true
-                }
-            }
-            if done && !watching {
-                var tv = timeval(tv_sec: 0, tv_usec: 200_000)
-                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+                printOut(line)
+                // a command's reply is one line; `watch` goes on until the end
+                if !watching { return line.hasPrefix("error") ? 1 : 0 }
             }
         }
-        return status
+        return 0
     }
 }

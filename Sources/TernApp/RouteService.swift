@@ -19,7 +19,12 @@ final class RouteService {
     }
 
     func navigationRoute(_ waypoints: [Coordinate], headingDegrees: Double? = nil) throws -> NavigationRoute {
-        let route = try router.route(waypoints, headingDegrees: headingDegrees)
+        navigationRoute(try router.route(waypoints, headingDegrees: headingDegrees), waypoints: waypoints)
+    }
+
+    /// A route with its maneuvers per leg; `waypoints` are the requested points (for the side of
+    /// the street at each stop).
+    func navigationRoute(_ route: Route, waypoints: [Coordinate]) -> NavigationRoute {
         var all = [[Maneuver]]()
         for (i, leg) in route.legs.enumerated() {
             all.append(maneuvers.maneuvers(for: leg, destination: waypoints[i + 1], isLastLeg: i == route.legs.count - 1))
@@ -46,18 +51,13 @@ final class RouteService {
                 let (best, alternatives) = try router.alternatives(from: req.origin, to: to, headingDegrees: req.headingDegrees, count: 3,
                                                                    stretch: 1 + RouteService.similarWithin)
                 let old = Set(req.previousEdges)
-                func likeness(_ r: Route) -> Double {
-                    let total = r.legs.flatMap(\.edges).reduce(0.0) { $0 + map.lengthMeters(ofEdge: $1.edge) }
-                    let shared = r.legs.flatMap(\.edges).filter { old.contains($0) }.reduce(0.0) { $0 + map.lengthMeters(ofEdge: $1.edge) }
-                    return total > 0 ? shared / total : 0
-                }
+                func likeness(_ r: Route) -> Double { RouteSimilarity.similarity(of: r, to: old, map: map) }
                 var chosen = best
                 for a in alternatives where a.durationSeconds <= best.durationSeconds * (1 + RouteService.similarWithin)
                     && likeness(a) > likeness(chosen) + 0.05 {
                     chosen = a
                 }
-                let steps = chosen.legs.enumerated().map { maneuvers.maneuvers(for: $1, destination: req.waypoints[$0], isLastLeg: true) }
-                return .routeComputed(id: req.id, NavigationRoute(route: chosen, maneuvers: steps), time: req.time)
+                return .routeComputed(id: req.id, navigationRoute(chosen, waypoints: [req.origin] + req.waypoints), time: req.time)
             }
             let r = try navigationRoute([req.origin] + req.waypoints, headingDegrees: req.headingDegrees)
             return .routeComputed(id: req.id, r, time: req.time)

@@ -47,13 +47,8 @@ import Testing
             }
         }
         func position(_ along: Double, _ t: Double) -> FilteredPosition {
-            let s = leg.shape, cum = leg.cumulativeMeters
-            var i = 1
-            while i < s.count - 1 && cum[i] < along { i += 1 }
-            let f = cum[i] > cum[i - 1] ? min(1, max(0, (along - cum[i - 1]) / (cum[i] - cum[i - 1]))) : 0
-            let c = Coordinate(latitude: s[i - 1].latitude + (s[i].latitude - s[i - 1].latitude) * f,
-                               longitude: s[i - 1].longitude + (s[i].longitude - s[i - 1].longitude) * f)
-            return FilteredPosition(time: t, coordinate: c, speedMetersPerSecond: speed, courseDegrees: s[i - 1].bearing(to: s[i]),
+            let (c, i) = leg.position(atMeters: along)
+            return FilteredPosition(time: t, coordinate: c, speedMetersPerSecond: speed, courseDegrees: leg.shape[i].bearing(to: leg.shape[i + 1]),
                                     accuracyMeters: 3, estimated: false, mode: .threeD)
         }
         var effects = h.navigator.handle(.position(position(0, 0), nil))
