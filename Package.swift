@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tern", targets: ["tern"]),
+        // the engine for a Swift program: NavigationSession, NavigationListener, RouteService
+        .library(name: "TernNavigation", targets: ["Navigation"]),
     ],
     targets: [
         // MARK: C and C++ (the only foreign code; see each module's shim.h for why it exists)

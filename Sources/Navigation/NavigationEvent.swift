@@ -31,6 +31,11 @@ public struct NavigationEvent: Sendable, Equatable {
         case gpsRecovered(since: Double)
         case lighting(mode: String)
         case delayCategory(category: String, delaySeconds: Double)
+        /// A faster route under traffic was taken: the time it saves against the old route's
+        /// remaining time under the same traffic, whether it resembles the old route, and the
+        /// other routes considered (Navmii's onReroutingByTrafficOccurred).
+        case trafficReroute(savedSeconds: Double, previousSeconds: Double?, durationSeconds: Double, resemblesPrevious: Bool?,
+                            alternatives: [RouteAlternative])
     }
 
     public var name: String {
@@ -52,6 +57,7 @@ public struct NavigationEvent: Sendable, Equatable {
         case .gpsRecovered: return "gpsRecovered"
         case .lighting: return "lighting"
         case .delayCategory: return "delayCategory"
+        case .trafficReroute: return "trafficReroute"
         }
     }
 
@@ -96,12 +102,14 @@ public struct NavigationEvent: Sendable, Equatable {
             fields.append(("mode", .string(mode)))
         case let .delayCategory(category, delay):
             fields += [("category", .string(category)), ("delay_s", .num(delay, 0))]
+        case let .trafficReroute(saved, previous, duration, resembles, alternatives):
+            fields += [("saved_s", .num(saved, 0)), ("previous_s", opt(previous, 0)), ("duration_s", .num(duration, 0)),
+                       ("resembles_previous", resembles.map { .bool($0) } ?? .null),
+                       ("alternatives", .array(alternatives.map {
+                           .object([("duration_s", .num($0.durationSeconds, 0)), ("distance_m", .num($0.distanceMeters, 0)),
+                                    ("resembles_previous", .bool($0.resemblesPrevious))])
+                       }))]
         }
         return JSONValue.object(fields).serialized()
     }
-}
-
-/// Receives the navigator's events (the Swift API of the engine, as the SDKs' delegates).
-public protocol NavigationListener: AnyObject {
-    func navigation(didEmit event: NavigationEvent)
 }

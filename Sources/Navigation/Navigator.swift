@@ -29,8 +29,17 @@ public struct Navigator: Sendable {
         /// Prompts already given: "leg:maneuver:kind".
         var promptsGiven = Set<String>()
         var offRouteCount = 0
+        /// Driving back along the route: where it started (metres along the leg) and for how many fixes.
+        var backtrack: (from: Double, fixes: Int)?
         var lastProgress: (time: Double, remaining: Double, step: Int)?
         var progress: RouteProgress?
+        /// The roads (undirected edge ids) of each leg, to tell a matched road off the route.
+        let legRoads: [Set<UInt32>]
+
+        init(route: NavigationRoute) {
+            self.route = route
+            legRoads = route.route.legs.map { Set($0.edges.map(\.edge)) }
+        }
 
         /// On to the next leg, from its start.
         mutating func startNextLeg() {
@@ -64,6 +73,8 @@ public struct Navigator: Sendable {
     private var delayCategory: String?
     private var trafficCorrection = 0.0
     private var lastPosition: FilteredPosition?
+    /// The road the matcher put the last position on (nil: none).
+    private var lastMatchedEdge: DirectedEdge?
     private var lastRoad: String?
     private var gpsLostSince: Double?
     private let text: Instructions
@@ -167,10 +178,10 @@ public struct Navigator: Sendable {
                 lastTrafficCheck = time
                 request(.traffic, from: p, time: time, previous: edgesAhead(g), &out)
             }
-        case let .trafficAnswer(id, route, current, free, time):
+        case let .trafficAnswer(id, route, current, free, time, alternatives):
             guard let req = pending, req.id == id else { break }
             pending = nil
-            onTraffic(route: route, current: current, free: free, time: time, &out)
+            onTraffic(route: route, current: current, free: free, alternatives: alternatives, time: time, &out)
         case let .reroute(time):
             guard let g = guidance, pending == nil, let p = lastPosition, phase == .offRoute || phase == .tracking else { break }
             startReroute(g, from: p, time: time, automatic: false, &out)
@@ -220,7 +231,7 @@ public struct Navigator: Sendable {
     /// A traffic check's answer: the delay category of the current route, its remaining time under
     /// traffic, and a switch to a route taking at most `fasterRouteRatio` of that time (or any
     /// route, when the current one is closed).
-    private mutating func onTraffic(route: NavigationRoute?, current: Double?, free: Double, time: Double,
+    private mutating func onTraffic(route: NavigationRoute?, current: Double?, free: Double, alternatives: [RouteAlternative], time: Double,
                                     _ out: inout [NavigatorEffect]) {
         if let c = current, let g = guidance {
             let own = RouteTracker.remainingSeconds(g.route.route, legIndex: g.legIndex, alongMeters: g.alongMeters, segment: g.segment)
@@ -247,6 +258,9 @@ public struct Navigator: Sendable {
         out.append(.emit(NavigationEvent(time: time, .routeComputed(
             reason: RouteReason.traffic.rawValue, distanceMeters: r.route.distanceMeters, durationSeconds: r.route.durationSeconds,
             resemblesPrevious: resembles, shape: Polyline.encode(r.route.shape)))))
+        out.append(.emit(NavigationEvent(time: time, .trafficReroute(
+            savedSeconds: current.map { max(0, $0 - r.route.durationSeconds) } ?? 0, previousSeconds: current,
+            durationSeconds: r.route.durationSeconds, resemblesPrevious: resembles, alternatives: alternatives))))
         speak(Prompt(text: text.message("prompt.faster_route"), locale: config.locale, kind: .now, maneuver: nil), time: time, &out)
         if let p = lastPosition { track(p, &out) }
     }
@@ -316,6 +330,7 @@ public struct Navigator: Sendable {
             out.append(.emit(NavigationEvent(time: p.time, .gpsRecovered(since: since))))
         }
         lastPosition = p
+        lastMatchedEdge = matched?.edge
         let road = matched.flatMap { $0.isMatched ? ($0.roadName.isEmpty ? $0.roadRef : $0.roadName) : nil }
         out.append(.emit(NavigationEvent(time: p.time, .position(
             lat: p.coordinate.latitude, lon: p.coordinate.longitude, speedMps: p.speedMetersPerSecond,
@@ -358,25 +373,19 @@ public struct Navigator: Sendable {
             g.alongMeters = max(pos.alongMeters, g.alongMeters - 30)
         }
 
-        // Off route? Far from the route line (the limit halved near a maneuver, where a wrong
-        // turn starts), or clearly off it while driving against its direction (Mapbox's anchors).
-        let nearManeuver = maneuvers.contains { $0.type != .depart && abs($0.distanceFromStartMeters - g.alongMeters) < 100 }
-        let limit = max(nearManeuver ? config.offRouteDistanceMeters / 2 : config.offRouteDistanceMeters, 2 * p.accuracyMeters)
-        var courseDisagrees = false
-        if let course = p.courseDegrees, (p.speedMetersPerSecond ?? 0) > 4 {
-            courseDisagrees = abs(Angle.difference(from: pos.bearingDegrees, to: course)) > 60
-        }
-        let off = phase != .uncertain && (pos.distanceMeters > limit || (courseDisagrees && pos.distanceMeters > max(12, p.accuracyMeters)))
-        if off {
+        // Off route? By the configured policy's anchors, or backtracking along the route.
+        let judged = phase == .uncertain ? nil : judgeOffRoute(p, pos, &g, maneuvers: maneuvers)
+        if judged != nil {
             g.offRouteCount += 1
         } else {
             g.offRouteCount = 0
             if phase == .offRoute { phase = .tracking }
         }
-        let needed = nearManeuver || courseDisagrees ? 2 : config.offRouteFixes
+        let needed = judged?.needed ?? Int.max
         // a route planned before the car moved may start the other way: once the car shows its
-        // direction in the first metres, plan again quietly (not an off-route)
-        if g.offRouteCount >= needed, pending == nil, g.plannedWithoutHeading, g.alongMeters < 150, p.courseDegrees != nil,
+        // direction without having driven along the route, plan again quietly (not an off-route;
+        // a car that drove along the route and then left it made a wrong turn)
+        if g.offRouteCount >= needed, pending == nil, g.plannedWithoutHeading, g.alongMeters < 30, p.courseDegrees != nil,
            (p.speedMetersPerSecond ?? 0) > 2 {
             g.plannedWithoutHeading = false
             g.offRouteCount = 0
@@ -390,7 +399,7 @@ public struct Navigator: Sendable {
             if movedEnough {
                 // said once per leaving (a refused reroute leaves the phase at offRoute)
                 if phase != .offRoute || config.automaticReroute {
-                    let reason = pos.distanceMeters > limit ? "distance" : "course"
+                    let reason = judged?.reason ?? "distance"
                     out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
                 }
                 phase = .offRoute
@@ -443,6 +452,8 @@ public struct Navigator: Sendable {
         let progress = RouteProgress(
             legIndex: g.legIndex, stepIndex: max(0, nextIndex - 1), legDistanceTraveledMeters: g.alongMeters,
             legRemainingMeters: max(0, legLeft), legRemainingSeconds: legSecondsLeft,
+            stepRemainingMeters: toNext,
+            stepRemainingSeconds: max(0, RouteTracker.seconds(at: next.distanceFromStartMeters, on: leg, segment: next.shapeIndex) - legSecondsDone),
             remainingMeters: max(0, legLeft) + laterMeters, remainingSeconds: legSecondsLeft + laterSeconds,
             nextManeuver: next, nextInstruction: text.text(next), distanceToNextMeters: toNext,
             distanceFromRouteMeters: pos.distanceMeters)
@@ -472,6 +483,60 @@ public struct Navigator: Sendable {
             schedulePrompts(&g, maneuvers: maneuvers, nextIndex: nextIndex, toNext: toNext, speed: p.speedMetersPerSecond ?? 0, time: p.time, &out)
         }
         guidance = g
+    }
+
+    /// Whether this position is off the route, why, and on how many consecutive fixes that must
+    /// hold (the policies' anchors: DESIGN.md, docs/architecture.md):
+    /// - `tern`: farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a
+    ///   wrong turn starts, on 3 fixes (2 near a maneuver); or beyond max(12 m, accuracy) with the
+    ///   course more than 60° off the route's, on 2 fixes; or on a road the route does not take
+    ///   (the matcher's) beyond max(10 m, accuracy), on 3 fixes.
+    /// - `mapbox`: beyond max(50 m, accuracy), halved within 40 m of a maneuver, on one fix; or the
+    ///   course more than 60° off the route's on 4 fixes in a row.
+    /// - `osmand`: beyond 2 × (30 m + accuracy) on one fix; or beyond 30 m + accuracy moving more
+    ///   than 90° against the route.
+    /// With every policy, driving back along the route (course more than 135° off it, the place
+    /// along the route going back 15 m or more over `backtrackFixes` fixes) is backtracking: the
+    /// car turned round on the route's own road, where no distance anchor sees it.
+    private func judgeOffRoute(_ p: FilteredPosition, _ pos: LegPosition, _ g: inout Guidance,
+                               maneuvers: [Maneuver]) -> (reason: String, needed: Int)? {
+        let moving = (p.speedMetersPerSecond ?? 0) > 4
+        let courseOff = p.courseDegrees.map { abs(Angle.difference(from: pos.bearingDegrees, to: $0)) } ?? 0
+        func near(_ meters: Double) -> Bool {
+            maneuvers.contains { $0.type != .depart && abs($0.distanceFromStartMeters - g.alongMeters) < meters }
+        }
+        // backtracking: on the line, but going back along it
+        if courseOff > 135, (p.speedMetersPerSecond ?? 0) > 3 {
+            if g.backtrack == nil { g.backtrack = (pos.alongMeters, 0) }
+            g.backtrack!.fixes += 1
+            if g.backtrack!.fixes >= config.backtrackFixes, g.backtrack!.from - pos.alongMeters >= 15 {
+                return ("backtracking", 1)
+            }
+        } else {
+            g.backtrack = nil
+        }
+        let d = pos.distanceMeters, acc = p.accuracyMeters, limit = config.offRouteDistanceMeters
+        switch config.offRoutePolicy {
+        case .tern:
+            let nearManeuver = near(100)
+            if d > max(nearManeuver ? limit / 2 : limit, 2 * acc) {
+                return ("distance", nearManeuver || (moving && courseOff > 60) ? 2 : config.offRouteFixes)
+            }
+            if moving, courseOff > 60, d > max(12, acc) { return ("course", 2) }
+            // the matcher has the car on a road the route does not take, clear of the route's
+            // line: a fork whose branches part slowly, a parallel road (the route prior keeps the
+            // matcher on the route while the car may be on it)
+            if let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
+                return ("road", 3)
+            }
+        case .mapbox:
+            if d > max(near(40) ? limit / 2 : limit, acc) { return ("distance", 1) }
+            if moving, courseOff > 60 { return ("course", 4) }
+        case .osmand:
+            if d > 2 * (30 + acc) { return ("distance", 1) }
+            if moving, courseOff > 90, d > 30 + acc { return ("course", 1) }
+        }
+        return nil
     }
 
     /// Whether `b` comes too soon after `a` to be announced on its own once `a` is passed: then

@@ -48,6 +48,19 @@ public struct RouteRequest: Sendable, Equatable {
     public var time: Double
 }
 
+/// A route considered besides the one taken: its time under the traffic, its length, and whether
+/// it drives mostly (60% or more of its roads) the route the car was on.
+public struct RouteAlternative: Sendable, Equatable {
+    public var durationSeconds: Double
+    public var distanceMeters: Double
+    public var resemblesPrevious: Bool
+    public init(durationSeconds: Double, distanceMeters: Double, resemblesPrevious: Bool) {
+        self.durationSeconds = durationSeconds
+        self.distanceMeters = distanceMeters
+        self.resemblesPrevious = resemblesPrevious
+    }
+}
+
 /// A prompt to speak.
 public struct Prompt: Sendable, Equatable {
     public var text: String
@@ -86,7 +99,10 @@ public enum NavigatorInput: Sendable {
     /// The answer to a `.traffic` request: the best route under traffic (nil when there is none),
     /// and the time still to drive on the current route under traffic (nil: it is closed) and at
     /// free flow.
-    case trafficAnswer(id: Int, route: NavigationRoute?, currentSeconds: Double?, freeSeconds: Double, time: Double)
+    /// `alternatives`: other routes considered, with their times under the traffic (reported with
+    /// a switch, as Navmii's onReroutingByTrafficOccurred).
+    case trafficAnswer(id: Int, route: NavigationRoute?, currentSeconds: Double?, freeSeconds: Double, time: Double,
+                       alternatives: [RouteAlternative] = [])
 }
 
 /// What the navigator asks its owner to do.
@@ -94,6 +110,12 @@ public enum NavigatorEffect: Sendable {
     case emit(NavigationEvent)
     case requestRoute(RouteRequest)
     case speak(Prompt)
+}
+
+/// How off route is decided: Tern's own anchors (default), Mapbox's (50 m halved near a
+/// maneuver, 4 disagreeing courses) or OsmAnd's (2 × (30 m + accuracy), wrong direction).
+public enum OffRoutePolicy: String, Sendable, CaseIterable {
+    case tern, mapbox, osmand
 }
 
 /// Tuning of the navigator, with the seed SDKs' defaults.
@@ -108,6 +130,10 @@ public struct NavigatorConfig: Sendable {
     /// Off route when farther than max(this, 2 × accuracy) from the route for `offRouteFixes` fixes.
     public var offRouteDistanceMeters = 50.0
     public var offRouteFixes = 3
+    /// Whose anchors decide off route (see `OffRoutePolicy`).
+    public var offRoutePolicy: OffRoutePolicy = .tern
+    /// Fixes driving back along the route before it counts as backtracking.
+    public var backtrackFixes = 3
     /// No second reroute before the car moved this far from where the last one started.
     public var rerouteMinimumMovementMeters = 50.0
     /// A waypoint is reached within this distance of it (along the route).

@@ -10,6 +10,9 @@ public struct RouteProgress: Sendable, Equatable {
     public var legDistanceTraveledMeters: Double
     public var legRemainingMeters: Double
     public var legRemainingSeconds: Double
+    /// What remains of the current step (to the next maneuver), at free flow or the route's traffic.
+    public var stepRemainingMeters: Double
+    public var stepRemainingSeconds: Double
     /// Whole route remaining (this leg and the following ones).
     public var remainingMeters: Double
     public var remainingSeconds: Double
@@ -24,6 +27,7 @@ public struct RouteProgress: Sendable, Equatable {
         [("leg", .int(legIndex)), ("step", .int(stepIndex)),
          ("remaining_m", .num(remainingMeters, 0)), ("remaining_s", .num(remainingSeconds, 0)),
          ("leg_remaining_m", .num(legRemainingMeters, 0)), ("leg_remaining_s", .num(legRemainingSeconds, 0)),
+         ("step_remaining_m", .num(stepRemainingMeters, 0)), ("step_remaining_s", .num(stepRemainingSeconds, 0)),
          ("next", .string(nextManeuver.map(\.osrmTurn) ?? "")), ("instruction", .string(nextInstruction)),
          ("distance_to_next_m", .num(distanceToNextMeters, 0))]
     }

@@ -232,7 +232,8 @@ extension DriveSimulator {
         for i in 1..<leg.edges.count {
             let inEdge = leg.edges[i - 1], next = leg.edges[i]
             let node = map.target(of: inEdge)
-            let others = map.outgoing(node).filter { $0 != next && $0.edge != inEdge.edge }
+            // a real wrong turn: a road leading away for 60 m at least (not a stub that rejoins)
+            let others = map.outgoing(node).filter { $0 != next && $0.edge != inEdge.edge && map.lengthMeters(ofEdge: $0.edge) >= 60 }
             guard !others.isEmpty else { continue }
             turns += 1
             guard turns == k, let wrong = others.first else { continue }

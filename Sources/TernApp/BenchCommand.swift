@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import JSONLines
 import MapData
+import Navigation
 import Routing
 
 /// `tern bench --map MAP --queries Q.json [--passes N] [--json]`: routing figures in this process

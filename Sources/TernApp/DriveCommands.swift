@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import GPSInput
 import MapData
+import Navigation
 import Routing
 import Simulation
 import Speech
@@ -36,18 +37,35 @@ enum DriveCommands {
         let vias = try a.coordinates("via")
         let route: Route
         var note = ""
+        var plannedRoute: Route?
         if let k = a.value("wrong-turn") {
             guard let turn = Int(k), turn >= 1 else { throw UsageError("--wrong-turn \(k): expected the number of a turn (1 = the first)") }
             guard vias.isEmpty else { throw UsageError("--wrong-turn works on a drive without --via") }
             do {
                 let (planned, driven) = try simulator.wrongTurn(from: from, to: to, at: turn)
                 route = driven
+                plannedRoute = planned
                 note = String(format: ", turn %d missed (planned %.2f km)", turn, planned.distanceMeters / 1000)
             } catch { throw CommandError("\(error)") }
         } else {
             do { route = try Router(map: map).route([from] + vias + [to]) } catch { throw CommandError("\(error)") }
         }
-        let fixes = simulator.drive(route)
+        let drive = simulator.simulate(route)
+        let fixes = drive.fixes
+        if let planned = plannedRoute {
+            // where the car leaves the planned route: on a road the route does not take and 10 m
+            // clear of its line (the bench measures detection from here)
+            let edges = Set(planned.legs.flatMap(\.edges)), shape = planned.shape
+            func clear(_ c: Coordinate) -> Bool {
+                let ruler = CheapRuler(latitude: c.latitude)
+                return !zip(shape, shape.dropFirst()).contains { ruler.project(c, onto: $0, $1).distanceMeters < 10 }
+            }
+            if let off = drive.truth.first(where: { !edges.contains($0.edge) }),
+               let leave = drive.truth.first(where: { $0.time >= off.time && !edges.contains($0.edge) && clear($0.coordinate) }) {
+                note += String(format: ", turns off at %@, leaves the route at %@ %.6f,%.6f", FixTime.iso8601(off.time),
+                               FixTime.iso8601(leave.time), leave.coordinate.latitude, leave.coordinate.longitude)
+            }
+        }
         do {
             try DriveSimulator.nmea(fixes).write(toFile: out, atomically: true, encoding: .utf8)
         } catch { throw CommandError("\(out): cannot write: \(error.localizedDescription)") }
@@ -71,7 +89,7 @@ enum DriveCommands {
     }
 
     static func replay(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["map", "to", "via", "rate", "log-dir", "device", "wav", "console", "baud", "lang", "units"],
+        let a = try Arguments(args, valued: ["map", "to", "via", "rate", "log-dir", "device", "wav", "console", "baud", "lang", "units", "off-route"],
                               switches: ["direct", "mute", "quiet"])
         guard a.positional.count == 1 else { throw UsageError("replay takes one NMEA log") }
         guard let to = try a.coordinate("to") else { throw UsageError("replay needs --to LAT,LON") }
@@ -84,6 +102,12 @@ enum DriveCommands {
         o.console = a.value("console")
         o.baud = try a.int("baud", default: 115_200, range: 1...4_000_000)
         o.quiet = a.has("quiet")
+        if let v = a.value("off-route") {
+            guard let policy = OffRoutePolicy(rawValue: v) else {
+                throw UsageError("--off-route \(v): expected \(OffRoutePolicy.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            o.offRoutePolicy = policy
+        }
         let locale: GuidanceLocale
         do {
             locale = try GuidanceLocale.parse(a.value("lang") ?? "en-GB", setting: "--lang")

@@ -15,16 +15,18 @@ import Speech
 /// (events to the drive log and listeners, routes computed, prompts spoken, a status line per
 /// fix). Through an outage the filter dead-reckons along the road (the route when guiding).
 /// Used from a single task; nothing here blocks except route computation (milliseconds).
-final class DrivePipeline {
+final class DrivePipeline: NavigationListener {
     let map: RoadMap
-    let routes: RouteService
+    /// The navigator and its routes; a Swift program adds its own listeners here.
+    let session: NavigationSession
+    var routes: RouteService { session.routes }
     private var positioning = PositionFilter()
     private var matcher: HMMMatcher
     /// Seconds without a fix before the driver is told GPS is lost.
     var gpsLostAfterSeconds = 3.0
     private var firstNoFix: Double?
     private var routeEdges: (edges: [DirectedEdge], set: Set<UInt32>)?
-    private(set) var navigator: Navigator
+    var navigator: Navigator { session.navigator }
     let speech: SpeechEngine?
     let status: StatusSink?
     let recorder: DriveRecorder?
@@ -40,12 +42,12 @@ final class DrivePipeline {
 
     init(map: RoadMap, config: NavigatorConfig, speech: SpeechEngine?, status: StatusSink?, recorder: DriveRecorder?) {
         self.map = map
-        routes = RouteService(map: map)
+        session = NavigationSession(map: map, config: config)
         matcher = HMMMatcher(map: map)
-        navigator = Navigator(config: config)
         self.speech = speech
         self.status = status
         self.recorder = recorder
+        session.addListener(self)
     }
 
     var isArrived: Bool { navigator.phase == .arrived }
@@ -64,10 +66,7 @@ final class DrivePipeline {
     /// The traffic routes are searched with; the navigator checks its route against it at once.
     var traffic: TrafficConditions {
         get { routes.router.traffic }
-        set {
-            routes.router.traffic = newValue
-            apply(.trafficChanged(time: lastFix?.time ?? 0))
-        }
+        set { session.setTraffic(newValue, time: lastFix?.time ?? 0) }
     }
 
     /// Speaks the last prompt again.
@@ -126,22 +125,17 @@ final class DrivePipeline {
         return routeEdges
     }
 
-    private func apply(_ input: NavigatorInput) {
-        var queue = navigator.handle(input)
-        while !queue.isEmpty {
-            let effect = queue.removeFirst()
-            switch effect {
-            case .emit(let e):
-                eventCount += 1
-                recorder?.record(e)
-                onEvent?(e)
-            case .requestRoute(let req):
-                queue += navigator.handle(routes.answer(req))
-            case .speak(let p):
-                lastPrompt = p
-                say(p)
-            }
-        }
+    private func apply(_ input: NavigatorInput) { session.handle(input) }
+
+    func navigation(didEmit e: NavigationEvent) {
+        eventCount += 1
+        recorder?.record(e)
+        onEvent?(e)
+    }
+
+    func navigation(shouldSpeak p: Prompt) {
+        lastPrompt = p
+        say(p)
     }
 
     private func say(_ p: Prompt) {

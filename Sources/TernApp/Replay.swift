@@ -27,6 +27,7 @@ struct ReplayOptions {
     var quiet = false
     var locale = "en-GB"
     var units: Guidance.UnitSystem = .metric
+    var offRoutePolicy: OffRoutePolicy = .tern
 }
 
 /// What a replay did.
@@ -99,6 +100,7 @@ enum Replay {
         var config = NavigatorConfig()
         config.locale = o.locale
         config.units = o.units
+        config.offRoutePolicy = o.offRoutePolicy
         let pipeline = DrivePipeline(map: map, config: config, speech: speech, status: status, recorder: recorder)
         var prompts = 0
         var detected: Date?, rerouteMillis = [Double]()

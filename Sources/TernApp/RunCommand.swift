@@ -27,6 +27,8 @@ enum RunCommand {
         var destination: Coordinate?
         /// At an intermediate stop: go on at once, or stay until `continue` on the console.
         var continueAtWaypoints = true
+        /// Whose anchors decide off route: tern, mapbox or osmand.
+        var offRoutePolicy = OffRoutePolicy.tern
         /// Speeds and closures per OSM way (`WAY_ID closed|KMH` lines), from `traffic = FILE`.
         var traffic = TrafficConditions()
         /// The control socket (`tern ctl`); nil: none.
@@ -73,6 +75,11 @@ enum RunCommand {
                 case "stay": continueAtWaypoints = false
                 default: throw CommandError("\(place): waypoints must be continue or stay")
                 }
+            case "off-route":
+                guard let policy = OffRoutePolicy(rawValue: value) else {
+                    throw CommandError("\(place): off-route must be \(OffRoutePolicy.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                offRoutePolicy = policy
             case "destination":
                 guard let c = Coordinate(parsing: value) else { throw CommandError("\(place): destination must be LAT,LON") }
                 destination = c
@@ -90,12 +97,12 @@ enum RunCommand {
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic"],
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route"],
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic"] {
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route"] {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap
@@ -124,6 +131,7 @@ enum RunCommand {
         var navConfig = NavigatorConfig()
         navConfig.locale = config.locale
         navConfig.continueAtWaypoints = config.continueAtWaypoints
+        navConfig.offRoutePolicy = config.offRoutePolicy
         // a language chosen brings its customary units; the built-in default is en-GB in metres
         navConfig.units = config.units ?? (config.localeChosen ? GuidanceLocale.named(config.locale)?.defaultUnits : nil) ?? .metric
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)

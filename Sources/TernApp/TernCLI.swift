@@ -15,6 +15,7 @@ public enum TernCLI {
            [--outage SECONDS@START]... [--wrong-turn K] -o D.nmea
           replay D.nmea --map MAP --to LAT,LON [--via LAT,LON]... [--rate X] [--log-dir DIR] [--direct]
                  [--device PCM | --wav FILE | --mute] [--console DEV [--baud N]] [--quiet]
+                 [--lang L] [--units U] [--off-route tern|mapbox|osmand]
           demo [--rate X] [--log-dir DIR] [--device PCM | --wav FILE | --mute]
                                                         the built-in town, a simulated drive, gpsfake → gpsd → tern
           run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log,

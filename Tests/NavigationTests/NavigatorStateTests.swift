@@ -154,6 +154,14 @@ extension NavigatorStateTests {
         #expect(computed.last?.jsonLine().contains(#""reason":"traffic""#) == true)
         #expect(h.navigator.route?.maneuvers.flatMap { $0.map(\.street) }.contains("South Road") == true)
         #expect(h.prompts.last?.text == "A faster route has been found.")
+        // the switch reported with what it saves and the other routes considered (Navmii's
+        // onReroutingByTrafficOccurred): the jammed northern way is among them, slower
+        let report = try #require(h.named("trafficReroute").first)
+        guard case let .trafficReroute(saved, previous, duration, resembles, alternatives) = report.kind else { return }
+        #expect(saved > 60 && previous != nil && duration < previous!, "\(report.jsonLine())")
+        #expect(resembles == false)
+        #expect(!alternatives.isEmpty && alternatives.allSatisfy { $0.durationSeconds > duration }, "\(report.jsonLine())")
+        #expect(alternatives.contains { $0.resemblesPrevious }, "\(report.jsonLine())")
         // a second check under the same traffic finds nothing faster by 10%: no switch
         h.apply(.trafficChanged(time: fixes[3].time + 1))
         #expect(h.named("routeComputed").count == 2)

@@ -14,7 +14,10 @@ import Testing
 /// the real router and maneuvers, and no I/O.
 struct Harness {
     let map: RoadMap
-    let router: Router
+    /// The real router and maneuvers, answering as the appliance does (most similar reroute,
+    /// traffic alternatives).
+    let service: RouteService
+    var router: Router { service.router }
     var navigator = Navigator()
     var positioning = PositionFilter()
     var events: [NavigationEvent] = []
@@ -24,7 +27,7 @@ struct Harness {
 
     init(map: RoadMap, config: NavigatorConfig = NavigatorConfig()) {
         self.map = map
-        router = Router(map: map)
+        service = RouteService(map: map)
         navigator = Navigator(config: config)
     }
 
@@ -41,25 +44,7 @@ struct Harness {
         }
     }
 
-    func answer(_ r: RouteRequest) -> NavigatorInput {
-        if r.reason == .traffic {
-            let times = router.seconds(along: r.previousEdges, traffic: router.traffic)
-            let best = try? router.route([r.origin] + r.waypoints, headingDegrees: r.headingDegrees)
-            let nav = best.map { route -> NavigationRoute in
-                let builder = ManeuverBuilder(map: map)
-                return NavigationRoute(route: route, maneuvers: route.legs.enumerated().map { builder.maneuvers(for: $1, destination: r.waypoints[$0]) })
-            }
-            return .trafficAnswer(id: r.id, route: nav, currentSeconds: times?.traffic, freeSeconds: times?.free ?? 0, time: r.time)
-        }
-        do {
-            let route = try router.route([r.origin] + r.waypoints, headingDegrees: r.headingDegrees)
-            let builder = ManeuverBuilder(map: map)
-            let m = route.legs.enumerated().map { builder.maneuvers(for: $1, destination: r.waypoints[$0]) }
-            return .routeComputed(id: r.id, NavigationRoute(route: route, maneuvers: m), time: r.time)
-        } catch {
-            return .routeFailed(id: r.id, error: "\(error)", time: r.time)
-        }
-    }
+    func answer(_ r: RouteRequest) -> NavigatorInput { service.answer(r) }
 
     /// The pipeline's stages: gate and Kalman filter, HMM matching with the route as prior,
     /// dead reckoning along the route through outages.

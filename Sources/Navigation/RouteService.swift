@@ -1,30 +1,28 @@
-import Foundation
 import Geo
 import Guidance
 import MapData
-import Navigation
 import Routing
 
 /// Routes with maneuvers: the Router and the ManeuverBuilder together, for the navigator and
 /// `tern route`.
-final class RouteService {
-    let map: RoadMap
-    let router: Router
-    let maneuvers: ManeuverBuilder
+public final class RouteService {
+    public let map: RoadMap
+    public let router: Router
+    public let maneuvers: ManeuverBuilder
 
-    init(map: RoadMap) {
+    public init(map: RoadMap) {
         self.map = map
         router = Router(map: map)
         maneuvers = ManeuverBuilder(map: map)
     }
 
-    func navigationRoute(_ waypoints: [Coordinate], headingDegrees: Double? = nil) throws -> NavigationRoute {
+    public func navigationRoute(_ waypoints: [Coordinate], headingDegrees: Double? = nil) throws -> NavigationRoute {
         navigationRoute(try router.route(waypoints, headingDegrees: headingDegrees), waypoints: waypoints)
     }
 
     /// A route with its maneuvers per leg; `waypoints` are the requested points (for the side of
     /// the street at each stop).
-    func navigationRoute(_ route: Route, waypoints: [Coordinate]) -> NavigationRoute {
+    public func navigationRoute(_ route: Route, waypoints: [Coordinate]) -> NavigationRoute {
         var all = [[Maneuver]]()
         for (i, leg) in route.legs.enumerated() {
             all.append(maneuvers.maneuvers(for: leg, destination: waypoints[i + 1], isLastLeg: i == route.legs.count - 1))
@@ -34,17 +32,18 @@ final class RouteService {
 
     /// Routes nearly as fast as the best one (within this share) may be preferred for being like
     /// the old route.
-    static let similarWithin = 0.1
+    public static let similarWithin = 0.1
 
     /// Answers a navigator's request. A reroute to one destination takes, among the fastest route
     /// and its alternatives at most 10% slower, the one that drives most of the old route's
     /// remaining roads (ties to the fastest).
-    func answer(_ req: RouteRequest) -> NavigatorInput {
+    public func answer(_ req: RouteRequest) -> NavigatorInput {
         if req.reason == .traffic {
             // the best route under the traffic now, and the current route's remaining time under it
             let times = router.seconds(along: req.previousEdges, traffic: router.traffic)
             let best = try? navigationRoute([req.origin] + req.waypoints, headingDegrees: req.headingDegrees)
-            return .trafficAnswer(id: req.id, route: best, currentSeconds: times?.traffic, freeSeconds: times?.free ?? 0, time: req.time)
+            return .trafficAnswer(id: req.id, route: best, currentSeconds: times?.traffic, freeSeconds: times?.free ?? 0, time: req.time,
+                                  alternatives: best.map { trafficAlternatives(req, besides: $0.route) } ?? [])
         }
         do {
             if req.reason == .reroute, !req.previousEdges.isEmpty, req.waypoints.count == 1, let to = req.waypoints.first {
@@ -64,5 +63,26 @@ final class RouteService {
         } catch {
             return .routeFailed(id: req.id, error: "\(error)", time: req.time)
         }
+    }
+
+    /// The other routes a traffic check considered: the free-flow alternatives (up to 50% slower
+    /// at free flow) timed under the traffic, without closed ones and the one taken, fastest first.
+    func trafficAlternatives(_ req: RouteRequest, besides taken: Route) -> [RouteAlternative] {
+        guard req.waypoints.count == 1, let to = req.waypoints.first,
+              let found = try? router.alternatives(from: req.origin, to: to, headingDegrees: req.headingDegrees, count: 3, stretch: 1.5)
+        else { return [] }
+        let takenEdges = Set(taken.legs.flatMap(\.edges))
+        let old = Set(req.previousEdges.map(\.raw))
+        var result = [RouteAlternative]()
+        for r in [found.best] + found.alternatives {
+            let edges = r.legs.flatMap(\.edges)
+            if Set(edges) == takenEdges { continue }
+            // closed: not an alternative; the turn costs of the free-flow time carried over
+            guard let t = router.seconds(along: edges, traffic: router.traffic) else { continue }
+            let shared = edges.reduce(0) { $0 + (old.contains($1.raw) ? 1 : 0) }
+            result.append(RouteAlternative(durationSeconds: r.durationSeconds + t.traffic - t.free, distanceMeters: r.distanceMeters,
+                                           resemblesPrevious: !edges.isEmpty && Double(shared) / Double(edges.count) >= 0.6))
+        }
+        return result.sorted { $0.durationSeconds < $1.durationSeconds }
     }
 }
