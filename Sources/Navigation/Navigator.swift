@@ -410,10 +410,13 @@ public struct Navigator: Sendable {
             }
         }
 
-        // arrival at the end of this leg
+        // arrival at the end of this leg: by distance, or by the time left at the car's speed
+        // (Mapbox's arrivalInMeters / arrivalInSeconds), never farther out than 60 m
         let legLeft = leg.distanceMeters - g.alongMeters
         let end = leg.shape[leg.shape.count - 1]
-        if legLeft <= config.arrivalDistanceMeters || (legLeft < 60 && p.coordinate.distance(to: end) <= config.arrivalDistanceMeters) {
+        let secondsLeft = legLeft / max(p.speedMetersPerSecond ?? 0, 0.1)
+        if legLeft <= config.arrivalDistanceMeters || (legLeft < 60 && p.coordinate.distance(to: end) <= config.arrivalDistanceMeters)
+            || (legLeft < 60 && secondsLeft <= config.arrivalSeconds) {
             let isLast = g.legIndex == g.route.route.legs.count - 1
             let index = waypointBase + g.legIndex + 1
             let arriveManeuver = maneuvers.last

@@ -138,6 +138,8 @@ public struct NavigatorConfig: Sendable {
     public var rerouteMinimumMovementMeters = 50.0
     /// A waypoint is reached within this distance of it (along the route).
     public var arrivalDistanceMeters = 20.0
+    /// ... or when the car will be there within this many seconds at its speed (and is within 60 m).
+    public var arrivalSeconds = 3.0
     /// At an intermediate waypoint: go on to the next leg at once, or stay until `.continueRoute`.
     public var continueAtWaypoints = true
     /// The reroute loop guard: after this many reroutes within `rerouteLoopSeconds`, the next

@@ -110,6 +110,29 @@ import Testing
     }
 }
 
+extension OffRouteTests {
+    /// Arrival by distance (20 m) or by time at the car's speed (3 s, within 60 m): with the time
+    /// rule the same drive arrives earlier, and never more than 60 m before the end.
+    @Test func arrivalByDistanceOrTime() throws {
+        let m = try TestMaps.demoTown()
+        let fixes = try simulate(m, [DemoTown.start, DemoTown.destination])
+        func arrival(seconds: Double) throws -> (time: Double, left: Double) {
+            var config = NavigatorConfig()
+            config.arrivalSeconds = seconds
+            var h = Harness(map: m, config: config)
+            h.apply(.setDestination([DemoTown.destination], time: 0))
+            h.drive(fixes)
+            let arrived = try #require(h.named("arrived").first)
+            let last = h.events.last { if case .progress = $0.kind { return true }; return false }
+            guard case .progress(let p)? = last?.kind else { return (arrived.time, .infinity) }
+            return (arrived.time, p.legRemainingMeters)
+        }
+        let byDistance = try arrival(seconds: 0), byTime = try arrival(seconds: 3)
+        #expect(byTime.time < byDistance.time, "\(byTime) \(byDistance)")
+        #expect(byTime.left < 60 + 15)
+    }
+}
+
 /// A Swift program's view: a `NavigationSession` with listeners gets every event the navigator
 /// emits, in order, and the prompts to speak; a listener released is dropped.
 @Suite struct NavigationSessionTests {
