@@ -16,8 +16,8 @@ Run (use the venv's python; no PATH/activation needed):
 
 What it does (mirrors the method in ../shared/data/bench/valhalla-<extract>.json "meta"):
   1. Tiles: if DIR/valhalla_tiles.tar is missing (or --rebuild), writes DIR/valhalla.json from
-     valhalla.get_config() (defaults; no admin/timezone/elevation DBs), runs the wheel's
-     bin/valhalla_build_tiles (C++) on the PBF into DIR/valhalla_tiles, then packs them into
+     valhalla.get_config() (defaults, with an admin DB built by the wheel's valhalla_build_admins
+     from the same PBF; no timezone/elevation DBs), runs the wheel's bin/valhalla_build_tiles (C++) on the PBF into DIR/valhalla_tiles, then packs them into
      DIR/valhalla_tiles.tar with the wheel's valhalla_build_extract (both as subprocesses, so
      they do not inflate this process's RSS). Prints build wall time and size on disk.
   2. Actor(config with mjolnir.tile_extract = the tar), costing "auto", default options,
@@ -93,6 +93,46 @@ def stats(values):
     }
 
 
+# The country of each extract, for the admin database when the extract holds no country boundary
+# (a city or a clipped extract): Valhalla's driving side and access defaults come from it.
+COUNTRY_OF = {"heidelberg": ("DE", "Deutschland"), "andorra": ("AD", "Andorra"),
+              "monaco": ("MC", "Monaco"), "liechtenstein": ("LI", "Liechtenstein")}
+
+
+def admins_count(path):
+    import sqlite3
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return db.execute("select count(*) from admins where admin_level = 2").fetchone()[0]
+    except Exception:
+        return 0
+
+
+def country_boundary_pbf(pbf, out):
+    """A PBF holding one country boundary (admin_level 2) round the extract's bounding box, +0.2°,
+    with the extract's ISO code: for extracts whose own boundary relations are clipped away."""
+    import osmium
+    code, name = COUNTRY_OF[pbf.name.split(".")[0]]
+    # the nodes' own extent (some extracts' headers carry a box of half the world)
+    lons, lats = [], []
+    for node in osmium.FileProcessor(str(pbf), osmium.osm.NODE):
+        lons.append(node.location.lon)
+        lats.append(node.location.lat)
+    w, s_, e, n = min(lons) - 0.2, min(lats) - 0.2, max(lons) + 0.2, max(lats) + 0.2
+    if out.exists():
+        out.unlink()
+    with osmium.SimpleWriter(str(out)) as wr:
+        corners = [(w, s_), (e, s_), (e, n), (w, n)]
+        for i, (lon, lat) in enumerate(corners, 1):
+            wr.add_node(osmium.osm.mutable.Node(id=9_000_000_000 + i, location=(lon, lat), version=1))
+        wr.add_way(osmium.osm.mutable.Way(id=9_000_000_001, nodes=[9_000_000_000 + i for i in (1, 2, 3, 4, 1)], version=1))
+        wr.add_relation(osmium.osm.mutable.Relation(
+            id=9_000_000_001, version=1, members=[("w", 9_000_000_001, "outer")],
+            tags={"type": "boundary", "boundary": "administrative", "admin_level": "2", "name": name,
+                  "ISO3166-1": code, "ISO3166-1:alpha2": code}))
+    return code
+
+
 def build_tiles(pbf, work, threads, rebuild):
     """Build DIR/valhalla_tiles + DIR/valhalla_tiles.tar unless present. Returns build info dict."""
     work.mkdir(parents=True, exist_ok=True)
@@ -103,6 +143,7 @@ def build_tiles(pbf, work, threads, rebuild):
 
     if tar.is_file() and not rebuild:
         info = json.loads(info_path.read_text()) if info_path.is_file() else {}
+    if tar.is_file() and not rebuild and info.get("admins"):
         if info.get("pbf") not in (None, str(pbf)) or info.get("pbf_size") not in (None, pbf_st.st_size):
             print(f"WARNING: {tar} was built from {info.get('pbf')}, not {pbf}; use --rebuild", file=sys.stderr)
         info["reused"] = True
@@ -117,6 +158,10 @@ def build_tiles(pbf, work, threads, rebuild):
     config = valhalla.get_config(tile_extract="", tile_dir=tile_dir)  # defaults, logging off
     config["mjolnir"]["tile_extract"] = str(tar.resolve())
     config["mjolnir"]["concurrency"] = threads
+    # the admin database: without it Valhalla assumes left-hand traffic at every roundabout and
+    # counts its exits the wrong way round (valhalla#5116), and knows no country access rules
+    admins = work / "admins.sqlite"
+    config["mjolnir"]["admin"] = str(admins.resolve())
     config_path = work / CONFIG_NAME
     config_path.write_text(json.dumps(config, indent=1))
 
@@ -127,6 +172,17 @@ def build_tiles(pbf, work, threads, rebuild):
     log_path = work / "build.log"
     with open(log_path, "w") as log:
         t0 = time.perf_counter()
+        if admins.exists():
+            admins.unlink()
+        build_admins = str(valhalla.PYVALHALLA_DIR / "bin" / "valhalla_build_admins")
+        subprocess.run([build_admins, "-c", str(config_path), str(pbf)], stdout=log, stderr=subprocess.STDOUT, check=True)
+        synthetic = None
+        if admins_count(admins) == 0 and pbf.name.split(".")[0] in COUNTRY_OF:
+            # the extract's country boundary is clipped away: give Valhalla its country
+            admins.unlink()
+            synthetic = country_boundary_pbf(pbf, work / "country.osm.pbf")
+            subprocess.run([build_admins, "-c", str(config_path), str(work / "country.osm.pbf")],
+                           stdout=log, stderr=subprocess.STDOUT, check=True)
         subprocess.run([str(exe), "-c", str(config_path), "-j", str(threads), str(pbf)],
                        stdout=log, stderr=subprocess.STDOUT, check=True)
         t1 = time.perf_counter()
@@ -150,6 +206,9 @@ def build_tiles(pbf, work, threads, rebuild):
         "loadavg_after": os.getloadavg()[0],
         "log": str(log_path),
         "reused": False,
+        "admins": True,
+        "admin_countries": admins_count(admins),
+        "synthetic_country": synthetic,
     }
     info_path.write_text(json.dumps(info, indent=1))
     return info

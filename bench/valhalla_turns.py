@@ -70,11 +70,12 @@ Engines
   agreement that not comparing roundabout exit numbers would give; it is not the target figure.
 
 Caveat on the reference: Valhalla needs an admin database (valhalla_build_admins) to know the
-driving side; tiles built without one (as bench/valhalla_baseline.py builds them) are treated as
-left-hand traffic, and Valhalla then miscounts roundabout exits (mostly "2nd exit"; cf.
-valhalla/valhalla#5116). The script says so when the tiles' valhalla.json names no usable admin
-database. --valhalla-dir DIR compares against other tiles (DIR/<extract>/valhalla_tiles.tar with
-DIR/<extract>/valhalla.json), e.g. ones built with an admin database.
+driving side; tiles built without one are treated as left-hand traffic, and Valhalla then
+miscounts roundabout exits (mostly "2nd exit"; cf. valhalla/valhalla#5116).
+bench/valhalla_baseline.py builds the admin database from the same PBF before the tiles (tiles
+from before that are rebuilt); the script says so when the tiles' valhalla.json names no usable
+admin database. --valhalla-dir DIR compares against other tiles (DIR/<extract>/valhalla_tiles.tar
+with DIR/<extract>/valhalla.json).
 
 Standard library + valhalla only.
 """
