@@ -63,10 +63,10 @@ with tempfile.TemporaryDirectory() as work:
             left_t, left_at = when(leave.group(2)), (float(leave.group(3)), float(leave.group(4)))
             # left inside the tunnel (no fix): nothing can see it before the fixes return
             start_t = when(json.loads(open(glob.glob(logs + "/*/events.jsonl")[0]).readline())["t"])
-            in_tunnel = start_t + 118 <= left_t < start_t + 160
+            in_tunnel = any(start_t + 118 <= t < start_t + 160 for t in (turned_t, left_t))
             if in_tunnel:
                 tot["left_in_tunnel"] = tot.get("left_in_tunnel", 0) + 1
-                left_t = start_t + 160
+                left_t = max(left_t, start_t + 160)
             last_pos, found, starts = None, False, 0
             for line in events.splitlines():
                 e = json.loads(line)
@@ -93,6 +93,8 @@ with tempfile.TemporaryDirectory() as work:
                       ("tunnel" if in_tunnel else f"{detect_s[-1]:.0f} s {detect_m[-1]:.0f} m") if found else "",
                       "replans", max(0, events.count('"reason":"start"') - 1), "offRoute", events.count('"event":"offRoute"'))
         tot["drives"] += 1
+        if a.verbose and not a.wrong_turn and '"event":"offRoute"' in events:
+            print(i, [l for l in events.splitlines() if '"event":"offRoute"' in l])
         tot["off_route"] += events.count('"event":"offRoute"')
         tot["reroutes"] += events.count('"event":"rerouteStarted"')
         tot["arrived"] += events.count('"event":"arrived"')

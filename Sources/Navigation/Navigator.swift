@@ -31,6 +31,8 @@ public struct Navigator: Sendable {
         var offRouteCount = 0
         /// Driving back along the route: where it started (metres along the leg) and for how many fixes.
         var backtrack: (from: Double, fixes: Int)?
+        /// The last distances from the route line (newest last), for a steady drift away.
+        var recentDistances: [Double] = []
         var lastProgress: (time: Double, remaining: Double, step: Int)?
         var progress: RouteProgress?
         /// The roads (undirected edge ids) of each leg, to tell a matched road off the route.
@@ -493,7 +495,8 @@ public struct Navigator: Sendable {
     /// - `tern`: farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a
     ///   wrong turn starts, on 3 fixes (2 near a maneuver); or beyond max(12 m, accuracy) with the
     ///   course more than 60° off the route's, on 2 fixes; or on a road the route does not take
-    ///   (the matcher's) beyond max(10 m, accuracy), on 3 fixes.
+    ///   (the matcher's) beyond max(10 m, accuracy), on 3 fixes; or drifting away from the route
+    ///   beyond max(12 m, accuracy), farther on each of 4 fixes in a row and 8 m in all.
     /// - `mapbox`: beyond max(50 m, accuracy), halved within 40 m of a maneuver, on one fix; or the
     ///   course more than 60° off the route's on 4 fixes in a row.
     /// - `osmand`: beyond 2 × (30 m + accuracy) on one fix; or beyond 30 m + accuracy moving more
@@ -519,6 +522,8 @@ public struct Navigator: Sendable {
             g.backtrack = nil
         }
         let d = pos.distanceMeters, acc = p.accuracyMeters, limit = config.offRouteDistanceMeters
+        g.recentDistances.append(d)
+        if g.recentDistances.count > 5 { g.recentDistances.removeFirst() }
         switch config.offRoutePolicy {
         case .tern:
             let nearManeuver = near(100)
@@ -531,6 +536,13 @@ public struct Navigator: Sendable {
             // matcher on the route while the car may be on it)
             if let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
                 return ("road", 3)
+            }
+            // drifting away from the route fix after fix (a road parting slowly from the route's,
+            // which the matcher's route prior still holds on the route): 4 rises in a row, 8 m
+            // in all, beyond max(12 m, accuracy)
+            let r = g.recentDistances
+            if moving, r.count == 5, d > max(12, acc), zip(r, r.dropFirst()).allSatisfy({ $1 > $0 }), r[4] - r[0] >= 8 {
+                return ("drift", 1)
             }
         case .mapbox:
             if d > max(near(40) ? limit / 2 : limit, acc) { return ("distance", 1) }
