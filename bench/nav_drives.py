@@ -84,7 +84,8 @@ with tempfile.TemporaryDirectory() as work:
                         tunnel_s.append(max(0, when(e["t"]) - left_t))
                     else:
                         detect_s.append(max(0, when(e["t"]) - left_t))
-                        detect_m.append(metres(last_pos, left_at))
+                        # seen before the car was 10 m clear (backtracking, the matcher): no distance
+                        detect_m.append(metres(last_pos, left_at) if when(e["t"]) > left_t else 0.0)
                     found = True
                     break
             not_detected += 0 if found else 1
@@ -98,8 +99,11 @@ with tempfile.TemporaryDirectory() as work:
         tot["off_route"] += events.count('"event":"offRoute"')
         tot["reroutes"] += events.count('"event":"rerouteStarted"')
         tot["arrived"] += events.count('"event":"arrived"')
+        if a.verbose and '"event":"arrived"' not in events:
+            print(i, "did not arrive:", [l[:160] for l in events.splitlines() if '"event":"offRoute"' in l or '"event":"rerouteFailed"' in l][-4:])
         tot["quiet_replans"] += max(0, events.count('"reason":"start"') - 1)
 if detect_s:
+    tot["wrong_turns_measured"] = len(detect_s)
     tot["within_5s_50m"] = sum(1 for s_, m_ in zip(detect_s, detect_m) if s_ <= 5 and m_ <= 50)
     detect_s.sort(); detect_m.sort()
     tot["detect_s_median"] = detect_s[len(detect_s) // 2]

@@ -33,6 +33,10 @@ public struct Navigator: Sendable {
         var backtrack: (from: Double, fixes: Int)?
         /// The last distances from the route line (newest last), for a steady drift away.
         var recentDistances: [Double] = []
+        /// The last position tracked was an estimate (no fix).
+        var onEstimate = false
+        /// Fixes still to go after a tunnel before course and drift count for off route.
+        var graceFixes = 0
         var lastProgress: (time: Double, remaining: Double, step: Int)?
         var progress: RouteProgress?
         /// The roads (undirected edge ids) of each leg, to tell a matched road off the route.
@@ -77,6 +81,7 @@ public struct Navigator: Sendable {
     private var lastPosition: FilteredPosition?
     /// The road the matcher put the last position on (nil: none).
     private var lastMatchedEdge: DirectedEdge?
+    private var lastUnbiasedEdge: DirectedEdge?
     private var lastRoad: String?
     private var gpsLostSince: Double?
     private let text: Instructions
@@ -94,7 +99,8 @@ public struct Navigator: Sendable {
     public mutating func handle(_ input: NavigatorInput) -> [NavigatorEffect] {
         var out = [NavigatorEffect]()
         switch input {
-        case let .position(p, matched):
+        case let .position(p, matched, unbiased):
+            lastUnbiasedEdge = unbiased?.edge
             onPosition(p, matched, &out)
         case let .discarded(time, reason):
             out.append(.emit(NavigationEvent(time: time, .discarded(reason: reason.rawValue))))
@@ -364,11 +370,28 @@ public struct Navigator: Sendable {
         guard var g = guidance else { return }
         let leg = g.route.route.legs[g.legIndex]
         let maneuvers = g.route.maneuvers[g.legIndex]
+        // The first real fix after estimated ones (a tunnel): the estimate may have run ahead of
+        // the car or fallen behind it, so the car is looked for anywhere along the leg, may be
+        // put back, and the off-route evidence gathered on the estimate is dropped.
+        let resync = g.onEstimate && !p.estimated
+        g.onEstimate = p.estimated
+        if resync {
+            // the filter has just restarted on the fix: its course settles over a few fixes
+            g.graceFixes = 5
+            g.lastTrackTime = nil
+            g.offRouteCount = 0
+            g.backtrack = nil
+            g.recentDistances = []
+        }
         let dt = g.lastTrackTime.map { max(0, p.time - $0) } ?? .infinity
         let reach = dt.isFinite ? max(40, (p.speedMetersPerSecond ?? 15) * dt * 1.5 + 25) : .infinity
         let pos = RouteTracker.locate(p.coordinate, on: leg, hint: g.segment, courseDegrees: p.courseDegrees,
                                       from: g.lastTrackTime == nil ? nil : g.alongMeters, reach: reach)
         g.lastTrackTime = p.time
+        if resync, pos.distanceMeters <= config.offRouteDistanceMeters {
+            g.segment = pos.segment
+            g.alongMeters = pos.alongMeters
+        }
         // Never move backwards along the leg on noise; a real turn-around shows as off route.
         if pos.alongMeters >= g.alongMeters - 30 || pos.distanceMeters > config.offRouteDistanceMeters {
             g.segment = pos.segment
@@ -376,7 +399,12 @@ public struct Navigator: Sendable {
         }
 
         // Off route? By the configured policy's anchors, or backtracking along the route.
-        let judged = phase == .uncertain ? nil : judgeOffRoute(p, pos, &g, maneuvers: maneuvers)
+        var judged = phase == .uncertain ? nil : judgeOffRoute(p, pos, &g, maneuvers: maneuvers)
+        if g.graceFixes > 0 {
+            // just out of a tunnel: only a position far off the route counts
+            g.graceFixes -= 1
+            if pos.distanceMeters < 2 * config.offRouteDistanceMeters { judged = nil }
+        }
         if judged != nil {
             g.offRouteCount += 1
         } else {
@@ -535,6 +563,10 @@ public struct Navigator: Sendable {
             // line: a fork whose branches part slowly, a parallel road (the route prior keeps the
             // matcher on the route while the car may be on it)
             if let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
+                return ("road", 3)
+            }
+            // ... or, without the route's prior, on another road 7 m clear of the route's line
+            if moving, let e = lastUnbiasedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(7, acc) {
                 return ("road", 3)
             }
             // drifting away from the route fix after fix (a road parting slowly from the route's,

@@ -81,7 +81,10 @@ public struct Prompt: Sendable, Equatable {
 
 /// Inputs of the navigator. Each carries its time; the navigator has no clock.
 public enum NavigatorInput: Sendable {
-    case position(FilteredPosition, MatchedPosition?)
+    /// A position with the matcher's road; `unbiased`: the road a matcher without the route's
+    /// prior gives (while guiding), which tells a car leaving the route at a slowly parting fork
+    /// sooner than the route-held answer does.
+    case position(FilteredPosition, MatchedPosition?, unbiased: MatchedPosition? = nil)
     case discarded(time: Double, reason: DiscardReason)
     case setDestination([Coordinate], time: Double)
     case cancel(time: Double)

@@ -22,6 +22,8 @@ final class DrivePipeline: NavigationListener {
     var routes: RouteService { session.routes }
     private var positioning = PositionFilter()
     private var matcher: HMMMatcher
+    /// The same matcher without the route's prior (for off-route only; 1–2 µs a fix).
+    private var unbiasedMatcher: HMMMatcher
     /// Seconds without a fix before the driver is told GPS is lost.
     var gpsLostAfterSeconds = 3.0
     private var firstNoFix: Double?
@@ -44,6 +46,7 @@ final class DrivePipeline: NavigationListener {
         self.map = map
         session = NavigationSession(map: map, config: config)
         matcher = HMMMatcher(map: map)
+        unbiasedMatcher = HMMMatcher(map: map)
         self.speech = speech
         self.status = status
         self.recorder = recorder
@@ -86,9 +89,11 @@ final class DrivePipeline: NavigationListener {
             switch positioning.accept(fix) {
             case .success(let position):
                 lastFix = fix
-                let matched = matcher.push(position, route: currentRoute()?.set)
+                let route = currentRoute()?.set
+                let matched = matcher.push(position, route: route)
+                let unbiased = unbiasedMatcher.push(position, route: nil)
                 lastMatched = matched
-                apply(.position(position, matched))
+                apply(.position(position, matched, unbiased: route == nil ? nil : unbiased))
                 writeStatus(fix)
             case .failure(let why):
                 apply(.discarded(time: fix.time, reason: why.reason))

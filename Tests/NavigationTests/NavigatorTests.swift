@@ -49,7 +49,7 @@ struct Harness {
     /// The pipeline's stages: gate and Kalman filter, HMM matching with the route as prior,
     /// dead reckoning along the route through outages.
     mutating func drive(_ fixes: [GPSFix], stopAtArrival: Bool = true) {
-        var matcher = HMMMatcher(map: map)
+        var matcher = HMMMatcher(map: map), unbiased = HMMMatcher(map: map)
         for f in fixes {
             let route = navigator.route.map { r in r.route.legs.flatMap(\.edges) } ?? []
             if f.mode < .twoD {
@@ -57,7 +57,9 @@ struct Harness {
                 continue
             }
             switch positioning.accept(f) {
-            case .success(let p): apply(.position(p, matcher.push(p, route: Set(route.map(\.raw)))))
+            case .success(let p):
+                let free = unbiased.push(p, route: nil)
+                apply(.position(p, matcher.push(p, route: Set(route.map(\.raw))), unbiased: route.isEmpty ? nil : free))
             case .failure(let why): apply(.discarded(time: f.time, reason: why.reason))
             }
             if stopAtArrival && navigator.phase == .arrived { break }
