@@ -177,3 +177,59 @@ extension OffRouteTests {
         #expect(transient == nil)
     }
 }
+
+/// Clean drives on real maps through a 40 s tunnel two minutes in (receiver noise 3 m): where
+/// the dead-reckoned estimate ran ahead of a car that slowed in the tunnel (mountain roads in
+/// Andorra and Monaco), the first fixes after it once raised false off-routes. None now, and
+/// every drive arrives.
+@Suite struct TunnelExitTests {
+    @Test(arguments: [("andorra", [31, 55, 3]), ("monaco", [1, 2, 43]), ("liechtenstein", [32, 5])])
+    func noOffRouteAfterATunnel(extract: String, drives: [Int]) throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let m = try TestMaps.extract(extract)
+        let queries = try BenchQueries.load(extract)
+        for i in drives {
+            let from = queries[i].locations.first!, to = queries[i].locations.last!
+            var o = DriveSimulator.Options()
+            o.noiseMeters = 3
+            o.seed = UInt64(i + 1)
+            o.outages = [(start: 120, seconds: 40)]
+            let fixes = DriveSimulator(map: m, options: o).drive(try Router(map: m).route([from, to]))
+            var h = Harness(map: m)
+            h.apply(.setDestination([to], time: fixes[0].time))
+            h.drive(fixes)
+            #expect(h.named("offRoute").isEmpty, "\(extract) \(i): \(h.named("offRoute").map { $0.jsonLine() })")
+            #expect(h.navigator.phase == .arrived, "\(extract) \(i)")
+        }
+    }
+}
+
+extension OffRouteTests {
+    /// A fork whose branches part at 3° (both the same road, as dual carriageways or a bypass
+    /// leave a trunk road): the route keeps straight on, the car takes the other branch. The
+    /// matcher holding the car on the route cannot tell for long; the matcher without the
+    /// route's prior can: off route within 5 s and 50 m of the car being 10 m clear.
+    @Test func slowlyPartingFork() throws {
+        var s = ScenarioMap(ascii: """
+            a         b                                                            c
+
+
+
+                                                                                   d
+            """, gridMeters: 10, origin: Coordinate(latitude: 49.3, longitude: 8.6))
+        s.ways = [.init("abc", [("highway", "primary"), ("name", "B 3")]),
+                  .init("bd", [("highway", "primary"), ("name", "B 3")])]
+        let m = try TestMaps.scenario(s)
+        let fixes = try simulate(m, [s["a"]!, s["d"]!], noise: 2, seed: 3)
+        var h = Harness(map: m)
+        h.apply(.setDestination([s["c"]!], time: fixes[0].time))
+        h.drive(fixes, stopAtArrival: false)
+        let off = try #require(h.named("offRoute").first)
+        // 10 m clear of the route's line (a-b-c is straight along the first row)
+        let line = s["a"]!.latitude
+        let clear = try #require(fixes.first { abs($0.coordinate.latitude - line) * 111_195 > 10 })
+        let atDetection = try #require(fixes.first { $0.time == off.time })
+        #expect(off.time - clear.time <= 5, "clear at \(clear.time), off route at \(off.time): \(off.jsonLine())")
+        #expect(atDetection.coordinate.distance(to: clear.coordinate) <= 50)
+    }
+}
