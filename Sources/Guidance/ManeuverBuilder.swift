@@ -303,7 +303,7 @@ public struct ManeuverBuilder: Sendable {
         // a fork: two roads of about the same rank leave at small angles on both sides
         let straightish = options.filter { $0.deviation < 45 }
         if abs(angle) < 45, !sameName, straightish.count == 1, let o = straightish.first, (o.angle > 0) != (angle > 0),
-           abs(ManeuverBuilder.priority(o.record.roadClass) - ManeuverBuilder.priority(outRec.roadClass)) <= 2,
+           abs(ManeuverBuilder.priority(o.record.roadClass) - ManeuverBuilder.priority(outRec.roadClass)) <= 1,
            !options.contains(where: { $0.deviation < min(abs(angle), o.deviation) }),
            min(abs(angle), o.deviation) >= ManeuverBuilder.forkMinimum, options.count == 1 || options.allSatisfy({ $0.out == o.out || $0.deviation > 60 }) {
             return make(.fork, angle < o.angle ? (abs(angle) > 40 ? .left : .slightLeft) : (abs(angle) > 40 ? .right : .slightRight))
