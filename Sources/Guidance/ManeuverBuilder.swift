@@ -23,6 +23,8 @@ public struct ManeuverBuilder: Sendable {
     static let collapseDistance = 30.0
     /// How far along a road its direction at a junction is measured, metres.
     static let lookahead = 20.0
+    /// A first piece of road shorter than this before a long straight one is an offset.
+    static let offsetMeters = 10.0
     /// Both branches of a fork leave the way in at least this much, degrees.
     static let forkMinimum = 15.0
     /// A roundabout larger than this (radius, m) with a name of its own is a rotary.
@@ -683,7 +685,12 @@ public struct ManeuverBuilder: Sendable {
 
     /// Bearing of a directed edge as it arrives at its target (last 20 m of shape).
     func bearingIn(_ d: DirectedEdge) -> Double {
-        let g = map.geometry(of: d)
+        var g = map.geometry(of: d)
+        // the same offset at the end of a road: a short last piece after a long straight one
+        if g.count >= 3, ruler.distance(g[g.count - 2], g[g.count - 1]) < ManeuverBuilder.offsetMeters,
+           ruler.distance(g[g.count - 3], g[g.count - 2]) >= ManeuverBuilder.lookahead {
+            g.removeLast()
+        }
         let end = g[g.count - 1]
         var i = g.count - 2
         while i > 0 && ruler.distance(g[i], end) < ManeuverBuilder.lookahead { i -= 1 }
@@ -692,7 +699,12 @@ public struct ManeuverBuilder: Sendable {
 
     /// Bearing of a directed edge as it leaves its source (first 20 m of shape).
     func bearingOut(_ d: DirectedEdge) -> Double {
-        let g = map.geometry(of: d)
+        var g = map.geometry(of: d)
+        // an offset: a short first piece before a longer straight one (OSRM's coordinate
+        // extractor takes the road's direction from the long part)
+        if g.count >= 3, ruler.distance(g[0], g[1]) < ManeuverBuilder.offsetMeters, ruler.distance(g[1], g[2]) >= ManeuverBuilder.offsetMeters {
+            g.removeFirst()
+        }
         let start = g[0]
         var i = 1
         while i < g.count - 1 && ruler.distance(start, g[i]) < ManeuverBuilder.lookahead { i += 1 }
