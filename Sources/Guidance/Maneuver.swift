@@ -59,6 +59,8 @@ public struct Maneuver: Sendable, Equatable {
     var silent = false
     /// Distance from the leg's start to the last junction folded into this maneuver.
     var collapsedEnd = 0.0
+    /// A one-way road (a divided road's carriageway) is crossed at this maneuver's junction.
+    var crossesOneWay = false
     /// The leg's edge the maneuver leads onto (0 for depart).
     var edgeIndex = 0
     /// The name of a rotary (a large named roundabout), for the `rotary` type.

@@ -178,7 +178,17 @@ public struct ManeuverBuilder: Sendable {
                 k = next
                 continue
             }
-            if let m = junction(leg, at: k) { result.append(m) }
+            if var m = junction(leg, at: k) {
+                // a road crossed here that is one-way (a carriageway of a divided road): the
+                // straight-over-then-turn collapse applies only to such crossings
+                let node = map.source(of: outEdge)
+                let crossed = Set(map.outgoing(node).map(\.edge) + map.incoming(node).map(\.edge)).subtracting([inEdge.edge, outEdge.edge])
+                m.crossesOneWay = crossed.contains { e in
+                    let f = map.edge(e).flags
+                    return !(f.contains(.forward) && f.contains(.backward))
+                }
+                result.append(m)
+            }
             k += 1
         }
 
@@ -283,6 +293,11 @@ public struct ManeuverBuilder: Sendable {
         // nowhere else to go: only a change of name is worth saying
         if options.isEmpty {
             if sameName { return nil }
+            // the end of a road at a T whose other arm is one-way towards us: still the end of the road
+            if all.count == 2, abs(angle) >= 60, let o = others.first, o.deviation >= 60, (o.angle > 0) != (angle > 0),
+               abs(Angle.difference(from: bOut, to: bearingOut(o.out))) >= 150 {
+                return make(.endOfRoad, modifier)
+            }
             // a new name where no other road meets is a new name, whatever the angle; at a
             // corner where one-ways come in, a sharper change of direction is a turn
             return make(others.isEmpty || abs(angle) <= 40 ? .newName : .turn, modifier)
@@ -535,6 +550,11 @@ public struct ManeuverBuilder: Sendable {
                 merged.modifier = ManeuverBuilder.modifier(total)
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn {
+                i += 1
+                continue
+            } else if (s.silent || s.type == .newName) && !s.crossesOneWay {
+                // straight on over a two-way road, then a turn: not a divided road's crossing,
+                // each said where it is
                 i += 1
                 continue
             } else if s.silent || s.type == .newName {
