@@ -401,9 +401,10 @@ public struct Navigator: Sendable {
         // Off route? By the configured policy's anchors, or backtracking along the route.
         var judged = phase == .uncertain ? nil : judgeOffRoute(p, pos, &g, maneuvers: maneuvers)
         if g.graceFixes > 0 {
-            // just out of a tunnel: only a position far off the route counts
+            // just out of a tunnel: the restarted filter's course is not yet to be trusted, so
+            // only the place counts (distance, the matcher's road)
             g.graceFixes -= 1
-            if pos.distanceMeters < 2 * config.offRouteDistanceMeters { judged = nil }
+            if let r = judged?.reason, r != "distance" && r != "road" { judged = nil }
         }
         if judged != nil {
             g.offRouteCount += 1
