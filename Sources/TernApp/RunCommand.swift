@@ -29,6 +29,10 @@ enum RunCommand {
         var continueAtWaypoints = true
         /// Whose anchors decide off route: tern, mapbox or osmand.
         var offRoutePolicy = OffRoutePolicy.tern
+        /// Progress events when the remaining distance changed this much or this much time passed
+        /// (Google's distanceUpdateThreshold / timeUpdateThreshold).
+        var progressMeters = NavigatorConfig().distanceUpdateThresholdMeters
+        var progressSeconds = NavigatorConfig().timeUpdateThresholdSeconds
         /// Speeds and closures per OSM way (`WAY_ID closed|KMH` lines), from `traffic = FILE`.
         var traffic = TrafficConditions()
         /// The control socket (`tern ctl`); nil: none.
@@ -75,6 +79,11 @@ enum RunCommand {
                 case "stay": continueAtWaypoints = false
                 default: throw CommandError("\(place): waypoints must be continue or stay")
                 }
+            case "progress-meters", "progress-seconds":
+                guard let v = Double(value), v.isFinite, v > 0, v <= 100_000 else {
+                    throw CommandError("\(place): \(key) must be a positive number")
+                }
+                if key == "progress-meters" { progressMeters = v } else { progressSeconds = v }
             case "off-route":
                 guard let policy = OffRoutePolicy(rawValue: value) else {
                     throw CommandError("\(place): off-route must be \(OffRoutePolicy.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -97,12 +106,12 @@ enum RunCommand {
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route"],
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds"],
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route"] {
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds"] {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap
@@ -132,6 +141,8 @@ enum RunCommand {
         navConfig.locale = config.locale
         navConfig.continueAtWaypoints = config.continueAtWaypoints
         navConfig.offRoutePolicy = config.offRoutePolicy
+        navConfig.distanceUpdateThresholdMeters = config.progressMeters
+        navConfig.timeUpdateThresholdSeconds = config.progressSeconds
         // a language chosen brings its customary units; the built-in default is en-GB in metres
         navConfig.units = config.units ?? (config.localeChosen ? GuidanceLocale.named(config.locale)?.defaultUnits : nil) ?? .metric
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)

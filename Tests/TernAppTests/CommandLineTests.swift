@@ -64,7 +64,15 @@ import Testing
         let dir = TempDir()
         defer { dir.remove() }
         try "not a map".write(toFile: dir.file("bad.tmap"), atomically: true, encoding: .utf8)
+        try "map = x.tmap\nprogress-meters = -5\n".write(toFile: dir.file("bad.conf"), atomically: true, encoding: .utf8)
+        try "off-route = sometimes\n".write(toFile: dir.file("bad2.conf"), atomically: true, encoding: .utf8)
+        // the shipped configuration has only settings tern knows: it gets as far as the map
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../deploy/tern.conf").path
         let cases: [([String], Int32, String)] = [
+            (["run", "--config", dir.file("bad.conf")], 1, "bad.conf:2: progress-meters must be a positive number"),
+            (["run", "--config", dir.file("bad2.conf")], 1, "bad2.conf:1: off-route must be tern, mapbox, osmand"),
+            (["run", "--config", shipped, "--map", dir.file("missing.tmap")], 1, "cannot open map"),
+            (["replay", dir.file("none.nmea"), "--map", dir.file("bad.tmap"), "--to", "1,2", "--off-route", "often"], 2, "--off-route often"),
             (["map-info", dir.file("bad.tmap")], 1, "not a Tern map"),
             (["route", "--map", dir.file("missing.tmap"), "--from", "1,2", "--to", "3,4"], 1, "cannot open map"),
             (["route", "--map", dir.file("bad.tmap"), "--from", "north", "--to", "3,4"], 2, "expected LAT,LON"),
