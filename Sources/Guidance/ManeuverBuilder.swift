@@ -21,6 +21,8 @@ public struct ManeuverBuilder: Sendable {
     static let nameSegmentCutoff = 105.0
     /// Two junctions closer than this are one maneuver (a dual carriageway crossed), metres.
     static let collapseDistance = 30.0
+    /// A staggered crossing's zig-zag is a few metres (OSRM); a longer connector is a turn.
+    static let staggeredMeters = 10.0
     /// How far along a road its direction at a junction is measured, metres.
     static let lookahead = 20.0
     /// A first piece of road shorter than this before a long straight one is an offset.
@@ -535,6 +537,11 @@ public struct ManeuverBuilder: Sendable {
             } else if abs(total) >= 150 && (sameSide || sTurn || nTurn) {
                 merged.type = .continue
                 merged.modifier = .uturn
+                merged.landmark = s.landmark ?? n.landmark
+            } else if sTurn && nTurn && !sameSide && abs(total) <= 25 && gap > ManeuverBuilder.staggeredMeters {
+                // off a road and onto one beside it by a connector: one turn, the first's way
+                merged.type = before.street == n.street && before.ref == n.ref ? .continue : .turn
+                merged.modifier = s.modifier
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn && !sameSide && abs(total) <= 25 {
                 // staggered: left then right (or right then left) is straight on
