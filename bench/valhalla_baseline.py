@@ -141,8 +141,8 @@ def build_tiles(pbf, work, threads, rebuild):
     info_path = work / BUILD_INFO_NAME
     pbf_st = pbf.stat()
 
-    if tar.is_file() and not rebuild:
-        info = json.loads(info_path.read_text()) if info_path.is_file() else {}
+    info = json.loads(info_path.read_text()) if info_path.is_file() else {}
+    # tiles built before the admin database was are built again
     if tar.is_file() and not rebuild and info.get("admins"):
         if info.get("pbf") not in (None, str(pbf)) or info.get("pbf_size") not in (None, pbf_st.st_size):
             print(f"WARNING: {tar} was built from {info.get('pbf')}, not {pbf}; use --rebuild", file=sys.stderr)

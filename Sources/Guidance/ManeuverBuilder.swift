@@ -71,6 +71,23 @@ public struct ManeuverBuilder: Sendable {
         return out
     }
 
+    /// A T: the way on and the only other road leave sharply (60° or more) to opposite sides,
+    /// the two of them one road (their directions at least 150° apart).
+    func endsAtT(angle: Double, bearingOut: Double, other o: Road) -> Bool {
+        abs(angle) >= 60 && o.deviation >= 60 && (o.angle > 0) != (angle > 0)
+            && abs(Angle.difference(from: bearingOut, to: self.bearingOut(o.out))) >= 150
+    }
+
+    /// Whether a road other than `inEdge` and `outEdge` at `node` is one-way (a carriageway of a
+    /// divided road).
+    func crossesOneWay(at node: UInt32, besides inEdge: DirectedEdge, _ outEdge: DirectedEdge) -> Bool {
+        let crossed = Set(map.outgoing(node).map(\.edge) + map.incoming(node).map(\.edge)).subtracting([inEdge.edge, outEdge.edge])
+        return crossed.contains { e in
+            let f = map.edge(e).flags
+            return !(f.contains(.forward) && f.contains(.backward))
+        }
+    }
+
     static func isRing(_ r: EdgeRecord) -> Bool { r.flags.contains(.roundabout) || r.flags.contains(.circular) }
 
     /// OSRM's road priority: lower is more important; links rank below every road they connect.
@@ -181,14 +198,8 @@ public struct ManeuverBuilder: Sendable {
                 continue
             }
             if var m = junction(leg, at: k) {
-                // a road crossed here that is one-way (a carriageway of a divided road): the
-                // straight-over-then-turn collapse applies only to such crossings
-                let node = map.source(of: outEdge)
-                let crossed = Set(map.outgoing(node).map(\.edge) + map.incoming(node).map(\.edge)).subtracting([inEdge.edge, outEdge.edge])
-                m.crossesOneWay = crossed.contains { e in
-                    let f = map.edge(e).flags
-                    return !(f.contains(.forward) && f.contains(.backward))
-                }
+                // the straight-over-then-turn collapse applies only where a carriageway is crossed
+                m.crossesOneWay = crossesOneWay(at: map.source(of: outEdge), besides: inEdge, outEdge)
                 result.append(m)
             }
             k += 1
@@ -296,10 +307,7 @@ public struct ManeuverBuilder: Sendable {
         if options.isEmpty {
             if sameName { return nil }
             // the end of a road at a T whose other arm is one-way towards us: still the end of the road
-            if all.count == 2, abs(angle) >= 60, let o = others.first, o.deviation >= 60, (o.angle > 0) != (angle > 0),
-               abs(Angle.difference(from: bOut, to: bearingOut(o.out))) >= 150 {
-                return make(.endOfRoad, modifier)
-            }
+            if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }
             // a new name where no other road meets is a new name, whatever the angle; at a
             // corner where one-ways come in, a sharper change of direction is a turn
             return make(others.isEmpty || abs(angle) <= 40 ? .newName : .turn, modifier)
@@ -329,10 +337,7 @@ public struct ManeuverBuilder: Sendable {
         }
 
         // the end of a road at a T: the way on goes both ways, nothing straight ahead
-        if all.count == 2, abs(angle) >= 60, let o = others.first, o.deviation >= 60, (o.angle > 0) != (angle > 0),
-           abs(Angle.difference(from: bOut, to: bearingOut(o.out))) >= 150 {
-            return make(.endOfRoad, modifier)
-        }
+        if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }
         if keepsName && modifier == .straight {
             var m = make(.continue, modifier)
             m.silent = true
@@ -544,7 +549,7 @@ public struct ManeuverBuilder: Sendable {
                 merged.modifier = s.modifier
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn && !sameSide && abs(total) <= 25 {
-                // staggered: left then right (or right then left) is straight on
+                // staggered (a zig-zag of a few metres): left then right (or right then left) is straight on
                 if before.street == n.street && before.ref == n.ref {
                     steps.removeSubrange(i...(i + 1))
                     continue

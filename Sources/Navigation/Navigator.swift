@@ -79,7 +79,7 @@ public struct Navigator: Sendable {
     private var delayCategory: String?
     private var trafficCorrection = 0.0
     private var lastPosition: FilteredPosition?
-    /// The road the matcher put the last position on (nil: none).
+    /// The roads the two matchers put the last position on (with and without the route's prior).
     private var lastMatchedEdge: DirectedEdge?
     private var lastUnbiasedEdge: DirectedEdge?
     private var lastRoad: String?
@@ -100,6 +100,7 @@ public struct Navigator: Sendable {
         var out = [NavigatorEffect]()
         switch input {
         case let .position(p, matched, unbiased):
+            lastMatchedEdge = matched?.edge
             lastUnbiasedEdge = unbiased?.edge
             onPosition(p, matched, &out)
         case let .discarded(time, reason):
@@ -338,7 +339,6 @@ public struct Navigator: Sendable {
             out.append(.emit(NavigationEvent(time: p.time, .gpsRecovered(since: since))))
         }
         lastPosition = p
-        lastMatchedEdge = matched?.edge
         let road = matched.flatMap { $0.isMatched ? ($0.roadName.isEmpty ? $0.roadRef : $0.roadName) : nil }
         out.append(.emit(NavigationEvent(time: p.time, .position(
             lat: p.coordinate.latitude, lon: p.coordinate.longitude, speedMps: p.speedMetersPerSecond,
@@ -404,7 +404,7 @@ public struct Navigator: Sendable {
             // just out of a tunnel: the restarted filter's course is not yet to be trusted, so
             // only the place counts (distance, the matcher's road)
             g.graceFixes -= 1
-            if let r = judged?.reason, r != "distance" && r != "road" { judged = nil }
+            if let r = judged?.reason, !r.isByPlace { judged = nil }
         }
         if judged != nil {
             g.offRouteCount += 1
@@ -430,7 +430,7 @@ public struct Navigator: Sendable {
             if movedEnough {
                 // said once per leaving (a refused reroute leaves the phase at offRoute)
                 if phase != .offRoute || config.automaticReroute {
-                    let reason = judged?.reason ?? "distance"
+                    let reason = (judged?.reason ?? .distance).rawValue
                     out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
                 }
                 phase = .offRoute
@@ -534,7 +534,7 @@ public struct Navigator: Sendable {
     /// along the route going back 15 m or more over `backtrackFixes` fixes) is backtracking: the
     /// car turned round on the route's own road, where no distance anchor sees it.
     private func judgeOffRoute(_ p: FilteredPosition, _ pos: LegPosition, _ g: inout Guidance,
-                               maneuvers: [Maneuver]) -> (reason: String, needed: Int)? {
+                               maneuvers: [Maneuver]) -> (reason: OffRouteReason, needed: Int)? {
         let moving = (p.speedMetersPerSecond ?? 0) > 4
         let courseOff = p.courseDegrees.map { abs(Angle.difference(from: pos.bearingDegrees, to: $0)) } ?? 0
         func near(_ meters: Double) -> Bool {
@@ -545,7 +545,7 @@ public struct Navigator: Sendable {
             if g.backtrack == nil { g.backtrack = (pos.alongMeters, 0) }
             g.backtrack!.fixes += 1
             if g.backtrack!.fixes >= config.backtrackFixes, g.backtrack!.from - pos.alongMeters >= 15 {
-                return ("backtracking", 1)
+                return (.backtracking, 1)
             }
         } else {
             g.backtrack = nil
@@ -557,32 +557,32 @@ public struct Navigator: Sendable {
         case .tern:
             let nearManeuver = near(100)
             if d > max(nearManeuver ? limit / 2 : limit, 2 * acc) {
-                return ("distance", nearManeuver || (moving && courseOff > 60) ? 2 : config.offRouteFixes)
+                return (.distance, nearManeuver || (moving && courseOff > 60) ? 2 : config.offRouteFixes)
             }
-            if moving, courseOff > 60, d > max(12, acc) { return ("course", 2) }
+            if moving, courseOff > 60, d > max(12, acc) { return (.course, 2) }
             // the matcher has the car on a road the route does not take, clear of the route's
             // line: a fork whose branches part slowly, a parallel road (the route prior keeps the
             // matcher on the route while the car may be on it)
             if let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
-                return ("road", 3)
+                return (.road, 3)
             }
             // ... or, without the route's prior, on another road 7 m clear of the route's line
             if moving, let e = lastUnbiasedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(7, acc) {
-                return ("road", 3)
+                return (.road, 3)
             }
             // drifting away from the route fix after fix (a road parting slowly from the route's,
             // which the matcher's route prior still holds on the route): 4 rises in a row, 8 m
             // in all, beyond max(12 m, accuracy)
             let r = g.recentDistances
             if moving, r.count == 5, d > max(12, acc), zip(r, r.dropFirst()).allSatisfy({ $1 > $0 }), r[4] - r[0] >= 8 {
-                return ("drift", 1)
+                return (.drift, 1)
             }
         case .mapbox:
-            if d > max(near(40) ? limit / 2 : limit, acc) { return ("distance", 1) }
-            if moving, courseOff > 60 { return ("course", 4) }
+            if d > max(near(40) ? limit / 2 : limit, acc) { return (.distance, 1) }
+            if moving, courseOff > 60 { return (.course, 4) }
         case .osmand:
-            if d > 2 * (30 + acc) { return ("distance", 1) }
-            if moving, courseOff > 90, d > 30 + acc { return ("course", 1) }
+            if d > 2 * (30 + acc) { return (.distance, 1) }
+            if moving, courseOff > 90, d > 30 + acc { return (.course, 1) }
         }
         return nil
     }

@@ -121,6 +121,14 @@ public enum OffRoutePolicy: String, Sendable, CaseIterable {
     case tern, mapbox, osmand
 }
 
+/// Why a position was judged off the route (the `reason` of the `offRoute` event).
+public enum OffRouteReason: String, Sendable {
+    case distance, course, road, drift, backtracking
+
+    /// Judged by where the car is, not by its course (trusted right after a tunnel too).
+    var isByPlace: Bool { self == .distance || self == .road }
+}
+
 /// Tuning of the navigator, with the seed SDKs' defaults.
 public struct NavigatorConfig: Sendable {
     /// BCP 47 locale of prompts ("en-GB").

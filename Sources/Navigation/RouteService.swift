@@ -39,11 +39,12 @@ public final class RouteService {
     /// remaining roads (ties to the fastest).
     public func answer(_ req: RouteRequest) -> NavigatorInput {
         if req.reason == .traffic {
-            // the best route under the traffic now, and the current route's remaining time under it
+            // the best route under the traffic now, the other routes considered, and the current
+            // route's remaining time under it
             let times = router.seconds(along: req.previousEdges, traffic: router.traffic)
-            let best = try? navigationRoute([req.origin] + req.waypoints, headingDegrees: req.headingDegrees)
+            let (best, alternatives) = trafficRoutes(req)
             return .trafficAnswer(id: req.id, route: best, currentSeconds: times?.traffic, freeSeconds: times?.free ?? 0, time: req.time,
-                                  alternatives: best.map { trafficAlternatives(req, besides: $0.route) } ?? [])
+                                  alternatives: alternatives)
         }
         do {
             if req.reason == .reroute, !req.previousEdges.isEmpty, req.waypoints.count == 1, let to = req.waypoints.first {
@@ -65,24 +66,28 @@ public final class RouteService {
         }
     }
 
-    /// The other routes a traffic check considered: the free-flow alternatives (up to 50% slower
-    /// at free flow) timed under the traffic, without closed ones and the one taken, fastest first.
-    func trafficAlternatives(_ req: RouteRequest, besides taken: Route) -> [RouteAlternative] {
-        guard req.waypoints.count == 1, let to = req.waypoints.first,
-              let found = try? router.alternatives(from: req.origin, to: to, headingDegrees: req.headingDegrees, count: 3, stretch: 1.5)
-        else { return [] }
-        let takenEdges = Set(taken.legs.flatMap(\.edges))
-        let old = Set(req.previousEdges.map(\.raw))
+    /// The best route under the traffic, and the other routes a traffic check considered: the
+    /// free-flow alternatives (up to 50% slower at free flow) timed under the traffic, without
+    /// closed ones and the one taken, fastest first. The router's alternatives start from the best
+    /// route under the traffic, so the route is searched once.
+    func trafficRoutes(_ req: RouteRequest) -> (NavigationRoute?, [RouteAlternative]) {
+        let points = [req.origin] + req.waypoints
+        guard req.waypoints.count == 1, let to = req.waypoints.first else {
+            return ((try? navigationRoute(points, headingDegrees: req.headingDegrees)), [])
+        }
+        guard let found = try? router.alternatives(from: req.origin, to: to, headingDegrees: req.headingDegrees, count: 3, stretch: 1.5)
+        else { return (nil, []) }
+        let takenEdges = Set(found.best.legs.flatMap(\.edges))
+        let old = Set(req.previousEdges)
         var result = [RouteAlternative]()
-        for r in [found.best] + found.alternatives {
+        for r in found.alternatives {
             let edges = r.legs.flatMap(\.edges)
             if Set(edges) == takenEdges { continue }
             // closed: not an alternative; the turn costs of the free-flow time carried over
             guard let t = router.seconds(along: edges, traffic: router.traffic) else { continue }
-            let shared = edges.reduce(0) { $0 + (old.contains($1.raw) ? 1 : 0) }
             result.append(RouteAlternative(durationSeconds: r.durationSeconds + t.traffic - t.free, distanceMeters: r.distanceMeters,
-                                           resemblesPrevious: !edges.isEmpty && Double(shared) / Double(edges.count) >= 0.6))
+                                           resemblesPrevious: RouteSimilarity.similarity(of: r, to: old, map: map) >= 0.6))
         }
-        return result.sorted { $0.durationSeconds < $1.durationSeconds }
+        return (navigationRoute(found.best, waypoints: points), result.sorted { $0.durationSeconds < $1.durationSeconds })
     }
 }

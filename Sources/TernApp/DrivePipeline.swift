@@ -22,7 +22,7 @@ final class DrivePipeline: NavigationListener {
     var routes: RouteService { session.routes }
     private var positioning = PositionFilter()
     private var matcher: HMMMatcher
-    /// The same matcher without the route's prior (for off-route only; 1–2 µs a fix).
+    /// The same matcher without the route's prior (for off-route only, while guiding; 1–2 µs a fix).
     private var unbiasedMatcher: HMMMatcher
     /// Seconds without a fix before the driver is told GPS is lost.
     var gpsLostAfterSeconds = 3.0
@@ -91,9 +91,15 @@ final class DrivePipeline: NavigationListener {
                 lastFix = fix
                 let route = currentRoute()?.set
                 let matched = matcher.push(position, route: route)
-                let unbiased = unbiasedMatcher.push(position, route: nil)
+                // without a route the two matchers would agree: the second runs only while guiding
+                var unbiased: MatchedPosition?
+                if route != nil {
+                    unbiased = unbiasedMatcher.push(position, route: nil)
+                } else {
+                    unbiasedMatcher.reset()  // (empties its arrays, keeping their storage)
+                }
                 lastMatched = matched
-                apply(.position(position, matched, unbiased: route == nil ? nil : unbiased))
+                apply(.position(position, matched, unbiased: unbiased))
                 writeStatus(fix)
             case .failure(let why):
                 apply(.discarded(time: fix.time, reason: why.reason))

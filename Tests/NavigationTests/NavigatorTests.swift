@@ -49,7 +49,7 @@ struct Harness {
     /// The pipeline's stages: gate and Kalman filter, HMM matching with the route as prior,
     /// dead reckoning along the route through outages.
     mutating func drive(_ fixes: [GPSFix], stopAtArrival: Bool = true) {
-        var matcher = HMMMatcher(map: map), unbiased = HMMMatcher(map: map)
+        var matchers = Matchers(map: map)
         for f in fixes {
             let route = navigator.route.map { r in r.route.legs.flatMap(\.edges) } ?? []
             if f.mode < .twoD {
@@ -57,9 +57,7 @@ struct Harness {
                 continue
             }
             switch positioning.accept(f) {
-            case .success(let p):
-                let free = unbiased.push(p, route: nil)
-                apply(.position(p, matcher.push(p, route: Set(route.map(\.raw))), unbiased: route.isEmpty ? nil : free))
+            case .success(let p): apply(matchers.input(p, route: route))
             case .failure(let why): apply(.discarded(time: f.time, reason: why.reason))
             }
             if stopAtArrival && navigator.phase == .arrived { break }
@@ -69,6 +67,26 @@ struct Harness {
     func named(_ name: String) -> [NavigationEvent] { events.filter { $0.name == name } }
     var prompts: [(kind: String, text: String, time: Double)] {
         events.compactMap { if case let .prompt(text, _, kind, _) = $0.kind { return (kind, text, $0.time) }; return nil }
+    }
+}
+
+/// The pipeline's two matchers (DrivePipeline): one with the route as prior, and one without it
+/// that runs only while guiding.
+struct Matchers {
+    var withRoute: HMMMatcher
+    var unbiased: HMMMatcher
+    init(map: RoadMap) {
+        withRoute = HMMMatcher(map: map)
+        unbiased = HMMMatcher(map: map)
+    }
+
+    mutating func input(_ p: FilteredPosition, route: [DirectedEdge]) -> NavigatorInput {
+        let matched = withRoute.push(p, route: Set(route.map(\.raw)))
+        guard !route.isEmpty else {
+            unbiased.reset()
+            return .position(p, matched)
+        }
+        return .position(p, matched, unbiased: unbiased.push(p, route: nil))
     }
 }
 

@@ -158,13 +158,11 @@ extension OffRouteTests {
         session.addListener(transient!)
         session.handle(.setDestination([DemoTown.destination], time: fixes[0].time))
         var positioning = PositionFilter()
-        var matcher = HMMMatcher(map: m), unbiased = HMMMatcher(map: m)
+        var matchers = Matchers(map: m)
         for (i, f) in fixes.enumerated() {
-            let route = session.navigator.route.map { Set($0.route.legs.flatMap(\.edges).map(\.raw)) }
+            let route = session.navigator.route.map { $0.route.legs.flatMap(\.edges) } ?? []
             switch positioning.accept(f) {
-            case .success(let p):
-                let free = unbiased.push(p, route: nil)
-                session.handle(.position(p, matcher.push(p, route: route), unbiased: route == nil ? nil : free))
+            case .success(let p): session.handle(matchers.input(p, route: route))
             case .failure(let why): session.handle(.discarded(time: f.time, reason: why.reason))
             }
             if i == 20 { transient = nil }  // released: no more calls, no crash
