@@ -106,6 +106,18 @@ public struct ManeuverBuilder: Sendable {
         }
     }
 
+    /// Road groups of about the same standing: motorway, trunk, main roads, streets, minor roads.
+    static func group(_ c: RoadClass) -> Int {
+        switch c {
+        case .motorway, .motorwayLink: return 0
+        case .trunk, .trunkLink: return 1
+        case .primary, .primaryLink, .secondary, .secondaryLink, .tertiary, .tertiaryLink: return 2
+        case .residential, .livingStreet, .service: return 3
+        case .unclassified, .road: return 4
+        case .track, .other, .ferry: return 7
+        }
+    }
+
     static func isLowPriority(_ c: RoadClass) -> Bool { c == .service || c == .track || c == .other }
 
     /// OSRM's direction for a turn angle (0 straight, positive right).
@@ -250,8 +262,11 @@ public struct ManeuverBuilder: Sendable {
         // same road that ends up heading back within a few tens of metres (through the gap of
         // a dual carriageway)
         // (only at a junction: a hairpin bend where no other road meets is no maneuver)
-        if abs(angle) >= 150, sameName, inRec.nameID != 0, !options.isEmpty { return make(.continue, .uturn) }
-        if abs(angle) >= 60, keepsName, inRec.nameID != 0, !options.isEmpty {
+        // (a divided road: one of the two is a one-way carriageway; a hairpin of a two-way road at a
+        // junction is a sharp turn)
+        let oneWay = { (r: EdgeRecord) in r.flags.contains(.forward) != r.flags.contains(.backward) }
+        if abs(angle) >= 150, sameName, inRec.nameID != 0, !options.isEmpty, oneWay(inRec) || oneWay(outRec) { return make(.continue, .uturn) }
+        if abs(angle) >= 60, keepsName, inRec.nameID != 0, !options.isEmpty, oneWay(inRec) || oneWay(outRec) {
             let along = leg.cumulativeMeters[min(leg.edgeShapeStart[k], leg.cumulativeMeters.count - 1)]
             if along + 60 < leg.distanceMeters {
                 let later = ruler.bearing(leg.position(atMeters: along + 35).coordinate, leg.position(atMeters: along + 60).coordinate)
@@ -361,18 +376,38 @@ public struct ManeuverBuilder: Sendable {
            dev <= 100, sameName || options.allSatisfy({ $0.deviation > dev }) {
             return true
         }
+        // the road goes on by name and only minor roads (service, track) leave: no junction, whatever the angle
+        if dev > 40, sameName, !ManeuverBuilder.isLowPriority(outRec.roadClass), !ManeuverBuilder.isLowPriority(inRec.roadClass),
+           options.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }) {
+            return true
+        }
         guard dev <= 40 else { return false }
         // the road by its name goes another way: going straight on is a choice to announce
-        if !sameName, inRec.nameID != 0, options.contains(where: { $0.record.nameID == inRec.nameID }) { return false }
-        let straighter = options.filter { $0.deviation <= dev + 0.5 }
+        if !sameName, inRec.nameID != 0, options.contains(where: { $0.record.nameID == inRec.nameID && $0.deviation < 120 }) { return false }
         let pIn = ManeuverBuilder.priority(inRec.roadClass), pOut = ManeuverBuilder.priority(outRec.roadClass)
+        // a narrow turn that keeps the road's rank: a differently named road of a lower group
+        // (a residential street off a main road) does not compete with it, however straight
+        var options = options
+        if dev < 35, pOut == pIn {
+            let gIn = ManeuverBuilder.group(inRec.roadClass)
+            options.removeAll { o in
+                ManeuverBuilder.group(o.record.roadClass) > gIn
+                    && announcesName(from: inRec, to: o.record) && announcesName(from: outRec, to: o.record)
+            }
+        }
+        let straighter = options.filter { $0.deviation <= dev + 0.5 }
         // every alternative is much more of a turn
         if straighter.isEmpty, options.allSatisfy({ $0.deviation > max(dev + 30, dev * 2) || ($0.deviation > dev && $0.deviation > 60) }) {
             return true
         }
         // the road itself goes on (name and rank) and every alternative is a lesser road
         if sameName || pOut <= pIn {
-            let lesser = options.allSatisfy { ManeuverBuilder.priority($0.record.roadClass) > pOut + 1 && ($0.deviation > dev + 10 || ManeuverBuilder.isLowPriority($0.record.roadClass)) }
+            // (keeping name and rank, a lesser road a little more of a turn is enough: OSRM's "slightly distinct")
+            let keepsRank = sameName && pIn == pOut
+            let lesser = options.allSatisfy {
+                $0.deviation > 120 || ManeuverBuilder.priority($0.record.roadClass) > pOut + 1
+                    && ($0.deviation > dev + 10 || (keepsRank && $0.deviation > 1.4 * dev) || ManeuverBuilder.isLowPriority($0.record.roadClass))
+            }
             if lesser && dev <= 40 { return true }
         }
         // only minor roads (service, track) leave here: they do not make a junction
@@ -539,9 +574,15 @@ public struct ManeuverBuilder: Sendable {
                 merged.modifier = .straight
                 merged.landmark = s.landmark ?? n.landmark
                 if !announcesNameChange(before, merged) { merged.silent = true }
-            } else if abs(total) >= 150 && (sameSide || sTurn || nTurn) {
+            } else if abs(total) >= 150 && (sameSide || sTurn) && !announcesNameChange(before, n) {
+                // back onto the road the car came on: a U-turn (OSRM's isUTurn needs the names to match)
                 merged.type = .continue
                 merged.modifier = .uturn
+                merged.landmark = s.landmark ?? n.landmark
+            } else if abs(total) >= 150 && sameSide && sTurn && nTurn {
+                // two turns the same way adding up to a hairpin onto another road: one sharp turn
+                merged.type = .turn
+                merged.modifier = s.modifier!.isRight ? .sharpRight : .sharpLeft
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn && !sameSide && abs(total) <= 25 && gap > ManeuverBuilder.staggeredMeters {
                 // off a road and onto one beside it by a connector: one turn, the first's way

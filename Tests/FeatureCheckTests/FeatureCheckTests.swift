@@ -87,10 +87,9 @@ import Testing
         #expect(Double(r.passed) >= 0.9 * Double(r.total), "\(name): \(r.passed)/\(r.total); first failures: \(r.failures.prefix(3).map(\.reason))")
     }
 
-    /// Issue #5's bar on OSRM's guidance scenarios: at least 90% of the rows of these files pass
-    /// (turn-angles is held at its current level, below that bar: see docs/guidance.md).
+    /// Issue #5's bar on OSRM's guidance scenarios: at least 90% of the rows of these files pass.
     @Test(arguments: [("roundabout", 0.9), ("rotary", 0.9), ("continue", 0.9), ("ramp", 0.9), ("motorway", 0.9),
-                      ("intersections", 0.9), ("turn-angles", 0.8)])
+                      ("intersections", 0.9), ("turn-angles", 0.9)])
     func osrmGuidanceFeatures(name: String, bar: Double) throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()

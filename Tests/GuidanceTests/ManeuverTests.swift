@@ -58,6 +58,76 @@ import Testing
         #expect(fromSide.map(\.osrmTurn) == ["depart", "turn right", "turn right", "arrive"])
     }
 
+    /// A main road that bends gently past a straighter side street stays silent (Rohrbacher
+    /// Straße at Bahnhofstraße, Heidelberg), and so does a road that bends sharply where only a
+    /// service road goes straight on (L 596 at a farm track); leaving the main road for the side
+    /// street is announced.
+    @Test func mainRoadBendsPastMinorRoads() throws {
+        var s = ScenarioMap(ascii: """
+                            c
+
+
+            a       b           d
+            """, gridMeters: 10, origin: Coordinate(latitude: 49.0, longitude: 8.0))
+        s.ways = [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
+                  .init("bd", [("highway", "residential"), ("name", "Side Street")])]
+        let m = try TestMaps.scenario(s)
+        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
+        let off = try maneuvers(m, s["a"]!, s["d"]!)
+        #expect(off.count == 3 && off[1].street == "Side Street" && off[1].isSpoken, "\(off.map(\.osrmTurn))")
+
+        var t = ScenarioMap(ascii: """
+            a       b       s
+
+
+                       c
+
+
+                          d
+            """, gridMeters: 10, origin: Coordinate(latitude: 49.0, longitude: 8.0))
+        t.ways = [.init("abcd", [("highway", "secondary"), ("ref", "L 596")]),
+                  .init("bs", [("highway", "service")])]
+        let n = try TestMaps.scenario(t)
+        #expect(try maneuvers(n, t["a"]!, t["d"]!).map(\.osrmTurn) == ["depart", "arrive"])
+    }
+
+    /// A hairpin of a two-way mountain road at a junction is a sharp turn, not a U-turn (Boulevard
+    /// du Midi, Monaco); two right turns over a short link onto another road are one sharp right.
+    @Test func hairpinsAreSharpTurns() throws {
+        var s = ScenarioMap(ascii: """
+                      d
+
+
+                      b
+
+
+
+
+
+
+
+                   c  a
+            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        s.ways = [.init("abc", [("highway", "tertiary"), ("name", "Hill Road")]),
+                  .init("bd", [("highway", "residential"), ("name", "Side Lane")])]
+        let m = try TestMaps.scenario(s)
+        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "continue sharp left", "arrive"])
+
+        var t = ScenarioMap(ascii: """
+            a         b         c
+
+                      e
+
+
+            f         g
+            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        t.ways = [.init("abc", [("highway", "tertiary"), ("name", "Main Road")]),
+                  .init("beg", [("highway", "residential")]),
+                  .init("ef", [("highway", "residential"), ("name", "Other Road")])]
+        let n = try TestMaps.scenario(t)
+        #expect(try maneuvers(n, t["a"]!, t["f"]!).map(\.osrmTurn) == ["depart", "turn sharp right", "arrive"])
+    }
+
     @Test(arguments: [(35.0, "40 metres"), (280.0, "300 metres"), (460.0, "450 metres"), (1240.0, "1 kilometre"), (2600.0, "2.5 kilometres")])
     func spokenMetricDistances(meters: Double, spoken: String) {
         #expect(Instructions(units: .metric).spokenDistance(meters) == spoken)
