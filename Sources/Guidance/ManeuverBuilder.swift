@@ -353,6 +353,15 @@ public struct ManeuverBuilder: Sendable {
 
         // the end of a road at a T: the way on goes both ways, nothing straight ahead
         if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }
+        // the road splits into itself and another road of the same rank, both about straight on:
+        // which side to keep (not where both branches carry the road's name: it parts round an
+        // island; motorways have their own rules above)
+        if keepsName, modifier == .straight, !highway.contains(inRec.roadClass),
+           let o = options.filter({ $0.deviation < 20 && abs(ManeuverBuilder.priority($0.record.roadClass) - ManeuverBuilder.priority(outRec.roadClass)) <= 1
+               && announcesName(from: outRec, to: $0.record) }).min(by: { $0.deviation < $1.deviation }),
+           o.deviation <= abs(angle) + 10 {
+            return make(.fork, angle < o.angle ? .slightLeft : .slightRight)
+        }
         if keepsName && modifier == .straight {
             var m = make(.continue, modifier)
             m.silent = true
@@ -381,6 +390,9 @@ public struct ManeuverBuilder: Sendable {
            options.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }) {
             return true
         }
+        // a wider bend of the road itself where every other road is twice as much of a turn
+        // (OSRM's distinct wide turn)
+        if dev > 40, sameName, options.allSatisfy({ $0.deviation > 2 * dev }) { return true }
         guard dev <= 40 else { return false }
         // the road by its name goes another way: going straight on is a choice to announce
         if !sameName, inRec.nameID != 0, options.contains(where: { $0.record.nameID == inRec.nameID && $0.deviation < 120 }) { return false }

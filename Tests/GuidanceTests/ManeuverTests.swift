@@ -91,6 +91,42 @@ import Testing
         #expect(try maneuvers(n, t["a"]!, t["d"]!).map(\.osrmTurn) == ["depart", "arrive"])
     }
 
+    /// A road that bends 50° where the only other road turns back sharply is the obvious way on
+    /// (Route de Menton, Monaco); where the road parts into itself and another road of its rank,
+    /// both about straight on, the driver hears which side to keep (Route de la Turbie at Avenue
+    /// Agerbol).
+    @Test func wideBendsAndSplits() throws {
+        var s = ScenarioMap(ascii: """
+                d
+
+
+            a         b
+
+
+
+
+
+                           c
+            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        s.ways = [.init("abc", [("highway", "secondary"), ("name", "Hill Road")]),
+                  .init("bd", [("highway", "residential"), ("name", "Back Lane")])]
+        let m = try TestMaps.scenario(s)
+        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
+
+        var t = ScenarioMap(ascii: """
+                                          c
+
+
+            a         b
+
+                                          d
+            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        t.ways = [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
+                  .init("bd", [("highway", "primary"), ("name", "Other Road")])]
+        let n = try TestMaps.scenario(t)
+        #expect(try maneuvers(n, t["a"]!, t["c"]!).map(\.osrmTurn) == ["depart", "fork slight left", "arrive"])
+    }
+
     /// A hairpin of a two-way mountain road at a junction is a sharp turn, not a U-turn (Boulevard
     /// du Midi, Monaco); two right turns over a short link onto another road are one sharp right.
     @Test func hairpinsAreSharpTurns() throws {
