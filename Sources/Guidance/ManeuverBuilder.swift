@@ -390,6 +390,14 @@ public struct ManeuverBuilder: Sendable {
            options.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }) {
             return true
         }
+        // the road goes on in its own class and every other road is of a far lower rank (more than
+        // twice the priority number), whatever the angle: a primary road turning away from a
+        // residential street straight ahead is silent, from a tertiary one it is not (OSRM's
+        // "obvious by road class", as its scenarios draw the line)
+        if sameName, inRec.roadClass == outRec.roadClass, !options.isEmpty,
+           options.allSatisfy({ 2 * Double(ManeuverBuilder.priority(outRec.roadClass)) < Double(ManeuverBuilder.priority($0.record.roadClass)) }) {
+            return true
+        }
         // a wider bend of the road itself where every other road is twice as much of a turn
         // (OSRM's distinct wide turn)
         if dev > 40, sameName, options.allSatisfy({ $0.deviation > 2 * dev }) { return true }

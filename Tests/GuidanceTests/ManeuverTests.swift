@@ -89,6 +89,21 @@ import Testing
                   .init("bs", [("highway", "service")])]
         let n = try TestMaps.scenario(t)
         #expect(try maneuvers(n, t["a"]!, t["d"]!).map(\.osrmTurn) == ["depart", "arrive"])
+
+        // a primary road turning away from a street straight ahead: silent past a residential
+        // street, said past a tertiary road
+        for (side, said) in [("residential", false), ("tertiary", true)] {
+            var u = ScenarioMap(ascii: """
+                a       b       s
+
+
+                           c
+                """, gridMeters: 10, origin: Coordinate(latitude: 49.0, longitude: 8.0))
+            u.ways = [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
+                      .init("bs", [("highway", side), ("name", "Straight Street")])]
+            let list = try maneuvers(try TestMaps.scenario(u), u["a"]!, u["c"]!).map(\.osrmTurn)
+            #expect(said ? list == ["depart", "continue right", "arrive"] : list == ["depart", "arrive"], "\(side): \(list)")
+        }
     }
 
     /// A road that bends 50° where the only other road turns back sharply is the obvious way on
