@@ -64,41 +64,52 @@ with tempfile.TemporaryDirectory() as work:
             # left inside the tunnel (no fix): nothing can see it before the fixes return
             start_t = when(json.loads(events.split("\n", 1)[0])["t"])
             in_tunnel = any(start_t + 118 <= t < start_t + 160 for t in (turned_t, left_t))
-            if in_tunnel:
+            hidden = False
+            back = re.search(r"back on it at (\S+)", sim.stderr)
+            if in_tunnel and back and when(back.group(1)) < start_t + 160:
+                # the whole detour happened without fixes: the car is on the route again when they
+                # return, and there is nothing left to detect
+                tot["detour_inside_tunnel"] = tot.get("detour_inside_tunnel", 0) + 1
+                hidden = True
+            elif in_tunnel:
                 tot["left_in_tunnel"] = tot.get("left_in_tunnel", 0) + 1
                 left_t = max(left_t, start_t + 160)
-            last_pos, found, starts = None, False, 0
-            for line in events.splitlines():
-                e = json.loads(line)
-                if e["event"] == "routeComputed" and e["reason"] == "start":
-                    starts += 1
-                    if starts == 1:
-                        continue  # the first route, not a detection
-                if e["event"] == "position":
-                    last_pos = (e["lat"], e["lon"])
-                elif (e["event"] == "offRoute" or (e["event"] == "routeComputed" and e["reason"] == "start")) \
-                        and when(e["t"]) >= min(turned_t, left_t - 1) and last_pos:
-                    # (a route planned from a standing car is planned again quietly when the car
-                    # shows it drives the other way: that is the detection there)
-                    if in_tunnel:
-                        tunnel_s.append(max(0, when(e["t"]) - left_t))
-                    else:
-                        detect_s.append(max(0, when(e["t"]) - left_t))
-                        # seen before the car was 10 m clear (backtracking, the matcher): no distance
-                        detect_m.append(metres(last_pos, left_at) if when(e["t"]) > left_t else 0.0)
-                    found = True
-                    break
-            not_detected += 0 if found else 1
-            if a.verbose:
-                print(i, leave.group(0), "detected" if found else "NOT detected",
-                      ("tunnel" if in_tunnel else f"{detect_s[-1]:.0f} s {detect_m[-1]:.0f} m") if found else "",
-                      "replans", max(0, events.count('"reason":"start"') - 1), "offRoute", events.count('"event":"offRoute"'))
+            if not hidden:
+                last_pos, found, starts = None, False, 0
+                for line in events.splitlines():
+                    e = json.loads(line)
+                    if e["event"] == "routeComputed" and e["reason"] == "start":
+                        starts += 1
+                        if starts == 1:
+                            continue  # the first route, not a detection
+                    if e["event"] == "position":
+                        last_pos = (e["lat"], e["lon"])
+                    elif (e["event"] == "offRoute" or (e["event"] == "routeComputed" and e["reason"] == "start")) \
+                            and when(e["t"]) >= min(turned_t, left_t - 1) and last_pos:
+                        # (a route planned from a standing car is planned again quietly when the car
+                        # shows it drives the other way: that is the detection there)
+                        if in_tunnel:
+                            tunnel_s.append(max(0, when(e["t"]) - left_t))
+                        else:
+                            detect_s.append(max(0, when(e["t"]) - left_t))
+                            # seen before the car was 10 m clear (backtracking, the matcher): no distance
+                            detect_m.append(metres(last_pos, left_at) if when(e["t"]) > left_t else 0.0)
+                        found = True
+                        break
+                not_detected += 0 if found else 1
+                if a.verbose:
+                    print(i, leave.group(0), "detected" if found else "NOT detected",
+                          ("tunnel" if in_tunnel else f"{detect_s[-1]:.0f} s {detect_m[-1]:.0f} m") if found else "",
+                          "replans", max(0, events.count('"reason":"start"') - 1), "offRoute", events.count('"event":"offRoute"'))
         tot["drives"] += 1
         if a.verbose and not a.wrong_turn and '"event":"offRoute"' in events:
             print(i, [l for l in events.splitlines() if '"event":"offRoute"' in l])
         tot["off_route"] += events.count('"event":"offRoute"')
         tot["reroutes"] += events.count('"event":"rerouteStarted"')
         tot["arrived"] += events.count('"event":"arrived"')
+        if '"event":"arrived"' not in events and '"event":"gpsLost"' in events.rsplit('"event":"gpsRecovered"', 1)[-1]:
+            # the recording ends inside the simulated tunnel: arrival can only be estimated
+            tot["ended_in_tunnel"] = tot.get("ended_in_tunnel", 0) + 1
         if a.verbose and '"event":"arrived"' not in events:
             print(i, "did not arrive:", [l[:160] for l in events.splitlines() if '"event":"offRoute"' in l or '"event":"rerouteFailed"' in l][-4:])
         tot["quiet_replans"] += max(0, events.count('"reason":"start"') - 1)

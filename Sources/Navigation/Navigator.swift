@@ -84,6 +84,8 @@ public struct Navigator: Sendable {
     private var lastUnbiasedEdge: DirectedEdge?
     private var lastRoad: String?
     private var gpsLostSince: Double?
+    /// When the last position from a real fix came.
+    private var lastRealFixTime: Double?
     private let text: Instructions
 
     public init(config: NavigatorConfig = NavigatorConfig()) {
@@ -339,6 +341,7 @@ public struct Navigator: Sendable {
             out.append(.emit(NavigationEvent(time: p.time, .gpsRecovered(since: since))))
         }
         lastPosition = p
+        if !p.estimated { lastRealFixTime = p.time }
         let road = matched.flatMap { $0.isMatched ? ($0.roadName.isEmpty ? $0.roadRef : $0.roadName) : nil }
         out.append(.emit(NavigationEvent(time: p.time, .position(
             lat: p.coordinate.latitude, lon: p.coordinate.longitude, speedMps: p.speedMetersPerSecond,
@@ -446,8 +449,10 @@ public struct Navigator: Sendable {
         let legLeft = leg.distanceMeters - g.alongMeters
         let end = leg.shape[leg.shape.count - 1]
         let secondsLeft = legLeft / max(p.speedMetersPerSecond ?? 0, 0.1)
+        let deadReckoned = p.estimated ? p.time - (lastRealFixTime ?? p.time) : 0
         if legLeft <= config.arrivalDistanceMeters || (legLeft < 60 && p.coordinate.distance(to: end) <= config.arrivalDistanceMeters)
-            || (legLeft < 60 && secondsLeft <= config.arrivalSeconds) {
+            || (legLeft < 60 && secondsLeft <= config.arrivalSeconds),
+           deadReckoned <= config.arrivalMaxEstimatedSeconds {
             let isLast = g.legIndex == g.route.route.legs.count - 1
             let index = waypointBase + g.legIndex + 1
             let arriveManeuver = maneuvers.last

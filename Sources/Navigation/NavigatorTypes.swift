@@ -151,6 +151,10 @@ public struct NavigatorConfig: Sendable {
     public var arrivalDistanceMeters = 20.0
     /// ... or when the car will be there within this many seconds at its speed (and is within 60 m).
     public var arrivalSeconds = 3.0
+    /// On estimated positions (a tunnel, gpsd gone) an arrival only this long after the last real
+    /// fix: a longer dead reckoning may have run past a car that slowed or turned off in the
+    /// tunnel, and the arrival then waits for a real fix.
+    public var arrivalMaxEstimatedSeconds = 10.0
     /// At an intermediate waypoint: go on to the next leg at once, or stay until `.continueRoute`.
     public var continueAtWaypoints = true
     /// The reroute loop guard: after this many reroutes within `rerouteLoopSeconds`, the next

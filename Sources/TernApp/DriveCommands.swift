@@ -64,6 +64,10 @@ enum DriveCommands {
                let leave = drive.truth.first(where: { $0.time >= off.time && !edges.contains($0.edge) && clear($0.coordinate) }) {
                 note += String(format: ", turns off at %@, leaves the route at %@ %.6f,%.6f", FixTime.iso8601(off.time),
                                FixTime.iso8601(leave.time), leave.coordinate.latitude, leave.coordinate.longitude)
+                // a detour that comes back onto the planned route (round a block): where it does
+                if let back = drive.truth.first(where: { $0.time > leave.time && edges.contains($0.edge) && !clear($0.coordinate) }) {
+                    note += ", back on it at " + FixTime.iso8601(back.time)
+                }
             }
         }
         do {

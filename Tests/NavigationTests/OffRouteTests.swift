@@ -200,6 +200,36 @@ extension OffRouteTests {
             #expect(h.navigator.phase == .arrived, "\(extract) \(i)")
         }
     }
+
+    /// The fixes stop 30 s before the destination (a tunnel at the end of the drive): the dead
+    /// reckoning runs on to the destination, but an arrival that far from the last fix is not
+    /// declared (the car may have slowed or turned off in the tunnel); the first real fix there
+    /// declares it. (Andorra drive 35 with a missed turn in the tunnel arrived on estimates.)
+    @Test func noArrivalOnALongDeadReckoning() throws {
+        var s = ScenarioMap(ascii: "a                                                                                         b",
+                            gridMeters: 15, origin: Coordinate(latitude: 42.5, longitude: 1.5))
+        s.ways = [.init("ab", [("highway", "secondary"), ("name", "Long Road")])]
+        let m = try TestMaps.scenario(s)
+        let route = try Router(map: m).route([s["a"]!, s["b"]!])
+        var o = DriveSimulator.Options()
+        o.noiseMeters = 2
+        o.seed = 5
+        let clean = DriveSimulator(map: m, options: o).drive(route)
+        let end = try #require(clean.last).time
+        o.outages = [(start: end - clean[0].time - 30, seconds: 600)]
+        let fixes = DriveSimulator(map: m, options: o).drive(route)
+        var h = Harness(map: m)
+        h.apply(.setDestination([s["b"]!], time: fixes[0].time))
+        h.drive(fixes, stopAtArrival: false)
+        // the estimate reached the destination, but no arrival on it
+        #expect(h.named("position").contains { if case let .position(lat, lon, _, _, _, _, estimated) = $0.kind { return estimated && Coordinate(latitude: lat, longitude: lon).distance(to: s["b"]!) < 20 }; return false })
+        #expect(h.named("arrived").isEmpty, "\(h.named("arrived").map { $0.jsonLine() })")
+        // a real fix at the destination
+        var last = try #require(clean.last)
+        last.time = end + 5
+        h.drive([last], stopAtArrival: false)
+        #expect(h.named("arrived").count == 1)
+    }
 }
 
 extension OffRouteTests {
