@@ -602,7 +602,7 @@ public struct ManeuverBuilder: Sendable {
             } else if abs(total) >= 150 && sameSide && sTurn && nTurn {
                 // two turns the same way adding up to a hairpin onto another road: one sharp turn
                 merged.type = .turn
-                merged.modifier = s.modifier!.isRight ? .sharpRight : .sharpLeft
+                merged.modifier = s.modifier?.isRight == true ? .sharpRight : .sharpLeft
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn && !sameSide && abs(total) <= 25 && gap > ManeuverBuilder.staggeredMeters {
                 // off a road and onto one beside it by a connector: one turn, the first's way
