@@ -417,7 +417,8 @@ public struct ManeuverBuilder: Sendable {
         }
         let straighter = options.filter { $0.deviation <= dev + 0.5 }
         // every alternative is much more of a turn
-        if straighter.isEmpty, options.allSatisfy({ $0.deviation > max(dev + 30, dev * 2) || ($0.deviation > dev && $0.deviation > 60) }) {
+        if straighter.isEmpty, options.allSatisfy({ $0.deviation > max(dev + 30, dev * 2) || ($0.deviation > dev && $0.deviation > 60)
+            || ((sameName || announcesName(from: inRec, to: $0.record)) && $0.deviation > max(dev + 7.5, dev * 2)) }) {
             return true
         }
         // the road itself goes on (name and rank) and every alternative is a lesser road

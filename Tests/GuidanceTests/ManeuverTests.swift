@@ -140,6 +140,34 @@ import Testing
                   .init("bd", [("highway", "primary"), ("name", "Other Road")])]
         let n = try TestMaps.scenario(t)
         #expect(try maneuvers(n, t["a"]!, t["c"]!).map(\.osrmTurn) == ["depart", "fork slight left", "arrive"])
+
+        // a street going on at 22° where another street leaves at 48° the other way: twice the
+        // turn is distinct enough (OSRM's distinction ratio), nothing to say
+        var u = ScenarioMap(ascii: """
+                               d
+
+
+
+
+
+
+
+
+
+            a         b
+
+
+
+
+
+
+
+                                          c
+            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        u.ways = [.init("abc", [("highway", "residential"), ("name", "Vista Street")]),
+                  .init("bd", [("highway", "residential"), ("name", "Sierra Street")])]
+        let w = try TestMaps.scenario(u)
+        #expect(try maneuvers(w, u["a"]!, u["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
     }
 
     /// A hairpin of a two-way mountain road at a junction is a sharp turn, not a U-turn (Boulevard
