@@ -173,11 +173,18 @@ public struct ManeuverBuilder: Sendable {
     private static let directionWords: Set<String> = ["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west",
                                                        "northeast", "northwest", "southeast", "southwest"]
 
+    private static let gluedDirections = ["northeast", "northwest", "southeast", "southwest", "north", "south", "east", "west"]
+
     /// A name without leading or trailing direction words, in lower case ("Main Street North" → "main street").
     static func baseName(_ s: String) -> String {
         var words = s.lowercased().split(separator: " ").map(String.init)
         while words.count > 1, let l = words.last, directionWords.contains(l.trimmingCharacters(in: .punctuationCharacters)) { words.removeLast() }
         while words.count > 1, let f = words.first, directionWords.contains(f.trimmingCharacters(in: .punctuationCharacters)) { words.removeFirst() }
+        // a direction glued to the end ("North CapitolNortheast", as OSRM's suffix table matches)
+        if var last = words.last, let glued = gluedDirections.first(where: { last.hasSuffix($0) && last.count >= $0.count + 3 }) {
+            last.removeLast(glued.count)
+            words[words.count - 1] = last
+        }
         return words.joined(separator: " ")
     }
 

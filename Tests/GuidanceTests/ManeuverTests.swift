@@ -170,6 +170,21 @@ import Testing
         #expect(try maneuvers(w, u["a"]!, u["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
     }
 
+    /// A direction glued to the end of a name ("Queen StreetEast" / "Queen StreetWest") is the same
+    /// road, as with a space: turning with it is "continue left", not a turn onto a new road.
+    @Test func gluedDirectionSuffix() throws {
+        var s = ScenarioMap(ascii: """
+                      c
+
+            a         b         d
+            """, gridMeters: 20, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        s.ways = [.init("ab", [("highway", "primary"), ("name", "Queen StreetEast")]),
+                  .init("bc", [("highway", "primary"), ("name", "Queen StreetWest")]),
+                  .init("bd", [("highway", "primary"), ("name", "Harbour Road")])]
+        let m = try TestMaps.scenario(s)
+        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "continue left", "arrive"])
+    }
+
     /// A hairpin of a two-way mountain road at a junction is a sharp turn, not a U-turn (Boulevard
     /// du Midi, Monaco); two right turns over a short link onto another road are one sharp right.
     @Test func hairpinsAreSharpTurns() throws {
