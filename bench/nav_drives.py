@@ -33,6 +33,26 @@ def metres(p, q):
     return 6371008.8 * math.radians(math.hypot(p[0] - q[0], (p[1] - q[1]) * k))
 
 
+def first_detection(events, since):
+    """(time, last position) of the first off-route event, or re-plan from a standing car, at or
+    after `since`; None when there is none."""
+    last_pos, starts = None, 0
+    for line in events.splitlines():
+        e = json.loads(line)
+        if e["event"] == "routeComputed" and e["reason"] == "start":
+            starts += 1
+            if starts == 1:
+                continue  # the first route, not a detection
+        if e["event"] == "position":
+            last_pos = (e["lat"], e["lon"])
+        elif (e["event"] == "offRoute" or (e["event"] == "routeComputed" and e["reason"] == "start")) \
+                and when(e["t"]) >= since and last_pos:
+            # (a route planned from a standing car is planned again quietly when the car shows it
+            # drives the other way: that is the detection there)
+            return when(e["t"]), last_pos
+    return None
+
+
 detect_s, detect_m, tunnel_s, not_detected = [], [], [], 0
 tern = str(ROOT / ".build/release/tern")
 tmap = str(ROOT / ".bench" / f"{a.extract}.tmap")
@@ -75,31 +95,19 @@ with tempfile.TemporaryDirectory() as work:
                 tot["left_in_tunnel"] = tot.get("left_in_tunnel", 0) + 1
                 left_t = max(left_t, start_t + 160)
             if not hidden:
-                last_pos, found, starts = None, False, 0
-                for line in events.splitlines():
-                    e = json.loads(line)
-                    if e["event"] == "routeComputed" and e["reason"] == "start":
-                        starts += 1
-                        if starts == 1:
-                            continue  # the first route, not a detection
-                    if e["event"] == "position":
-                        last_pos = (e["lat"], e["lon"])
-                    elif (e["event"] == "offRoute" or (e["event"] == "routeComputed" and e["reason"] == "start")) \
-                            and when(e["t"]) >= min(turned_t, left_t - 1) and last_pos:
-                        # (a route planned from a standing car is planned again quietly when the car
-                        # shows it drives the other way: that is the detection there)
-                        if in_tunnel:
-                            tunnel_s.append(max(0, when(e["t"]) - left_t))
-                        else:
-                            detect_s.append(max(0, when(e["t"]) - left_t))
-                            # seen before the car was 10 m clear (backtracking, the matcher): no distance
-                            detect_m.append(metres(last_pos, left_at) if when(e["t"]) > left_t else 0.0)
-                        found = True
-                        break
-                not_detected += 0 if found else 1
+                seen = first_detection(events, min(turned_t, left_t - 1))
+                if seen:
+                    t_seen, at = seen
+                    if in_tunnel:
+                        tunnel_s.append(max(0, t_seen - left_t))
+                    else:
+                        detect_s.append(max(0, t_seen - left_t))
+                        # seen before the car was 10 m clear (backtracking, the matcher): no distance
+                        detect_m.append(metres(at, left_at) if t_seen > left_t else 0.0)
+                not_detected += 0 if seen else 1
                 if a.verbose:
-                    print(i, leave.group(0), "detected" if found else "NOT detected",
-                          ("tunnel" if in_tunnel else f"{detect_s[-1]:.0f} s {detect_m[-1]:.0f} m") if found else "",
+                    print(i, leave.group(0), "detected" if seen else "NOT detected",
+                          ("tunnel" if in_tunnel else f"{detect_s[-1]:.0f} s {detect_m[-1]:.0f} m") if seen else "",
                           "replans", max(0, events.count('"reason":"start"') - 1), "offRoute", events.count('"event":"offRoute"'))
         tot["drives"] += 1
         if a.verbose and not a.wrong_turn and '"event":"offRoute"' in events:

@@ -82,11 +82,11 @@ public struct ManeuverBuilder: Sendable {
     /// divided road).
     func crossesOneWay(at node: UInt32, besides inEdge: DirectedEdge, _ outEdge: DirectedEdge) -> Bool {
         let crossed = Set(map.outgoing(node).map(\.edge) + map.incoming(node).map(\.edge)).subtracting([inEdge.edge, outEdge.edge])
-        return crossed.contains { e in
-            let f = map.edge(e).flags
-            return !(f.contains(.forward) && f.contains(.backward))
-        }
+        return crossed.contains { ManeuverBuilder.isOneWay(map.edge($0)) }
     }
+
+    /// A road drivable one way only (a carriageway of a divided road, a one-way street).
+    static func isOneWay(_ r: EdgeRecord) -> Bool { !(r.flags.contains(.forward) && r.flags.contains(.backward)) }
 
     static func isRing(_ r: EdgeRecord) -> Bool { r.flags.contains(.roundabout) || r.flags.contains(.circular) }
 
@@ -271,9 +271,9 @@ public struct ManeuverBuilder: Sendable {
         // (only at a junction: a hairpin bend where no other road meets is no maneuver)
         // (a divided road: one of the two is a one-way carriageway; a hairpin of a two-way road at a
         // junction is a sharp turn)
-        let oneWay = { (r: EdgeRecord) in r.flags.contains(.forward) != r.flags.contains(.backward) }
-        if abs(angle) >= 150, sameName, inRec.nameID != 0, !options.isEmpty, oneWay(inRec) || oneWay(outRec) { return make(.continue, .uturn) }
-        if abs(angle) >= 60, keepsName, inRec.nameID != 0, !options.isEmpty, oneWay(inRec) || oneWay(outRec) {
+        let divided = ManeuverBuilder.isOneWay(inRec) || ManeuverBuilder.isOneWay(outRec)
+        if abs(angle) >= 150, sameName, inRec.nameID != 0, !options.isEmpty, divided { return make(.continue, .uturn) }
+        if abs(angle) >= 60, keepsName, inRec.nameID != 0, !options.isEmpty, divided {
             let along = leg.cumulativeMeters[min(leg.edgeShapeStart[k], leg.cumulativeMeters.count - 1)]
             if along + 60 < leg.distanceMeters {
                 let later = ruler.bearing(leg.position(atMeters: along + 35).coordinate, leg.position(atMeters: along + 60).coordinate)
@@ -392,9 +392,10 @@ public struct ManeuverBuilder: Sendable {
            dev <= 100, sameName || options.allSatisfy({ $0.deviation > dev }) {
             return true
         }
-        // the road goes on by name and only minor roads (service, track) leave: no junction, whatever the angle
-        if dev > 40, sameName, !ManeuverBuilder.isLowPriority(outRec.roadClass), !ManeuverBuilder.isLowPriority(inRec.roadClass),
-           options.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }) {
+        // only minor roads (service, track) leave here: they do not make a junction (at any angle
+        // when the road goes on by name)
+        if !ManeuverBuilder.isLowPriority(outRec.roadClass), options.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }),
+           dev <= 40 || (sameName && !ManeuverBuilder.isLowPriority(inRec.roadClass)) {
             return true
         }
         // the road goes on in its own class and every other road is of a far lower rank (more than
@@ -437,11 +438,6 @@ public struct ManeuverBuilder: Sendable {
                     && ($0.deviation > dev + 10 || (keepsRank && $0.deviation > 1.4 * dev) || ManeuverBuilder.isLowPriority($0.record.roadClass))
             }
             if lesser && dev <= 40 { return true }
-        }
-        // only minor roads (service, track) leave here: they do not make a junction
-        if !ManeuverBuilder.isLowPriority(outRec.roadClass), options.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }),
-           straighter.allSatisfy({ ManeuverBuilder.isLowPriority($0.record.roadClass) }) {
-            return true
         }
         return false
     }

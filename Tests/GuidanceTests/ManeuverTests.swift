@@ -58,25 +58,35 @@ import Testing
         #expect(fromSide.map(\.osrmTurn) == ["depart", "turn right", "turn right", "arrive"])
     }
 
+    /// The maneuvers from `from` to `to` on a map drawn in `ascii` with `ways`.
+    func drive(_ ascii: String, grid: Double = 10, _ ways: [ScenarioMap.Way], from: Character = "a", to: Character) throws -> [Maneuver] {
+        var s = ScenarioMap(ascii: ascii, gridMeters: grid, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        s.ways = ways
+        return try maneuvers(try TestMaps.scenario(s), s[from]!, s[to]!)
+    }
+
+    func turns(_ ascii: String, grid: Double = 10, _ ways: [ScenarioMap.Way], from: Character = "a", to: Character) throws -> [String] {
+        try drive(ascii, grid: grid, ways, from: from, to: to).map(\.osrmTurn)
+    }
+
     /// A main road that bends gently past a straighter side street stays silent (Rohrbacher
     /// Straße at Bahnhofstraße, Heidelberg), and so does a road that bends sharply where only a
     /// service road goes straight on (L 596 at a farm track); leaving the main road for the side
     /// street is announced.
     @Test func mainRoadBendsPastMinorRoads() throws {
-        var s = ScenarioMap(ascii: """
+        let bend = """
                             c
 
 
             a       b           d
-            """, gridMeters: 10, origin: Coordinate(latitude: 49.0, longitude: 8.0))
-        s.ways = [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
-                  .init("bd", [("highway", "residential"), ("name", "Side Street")])]
-        let m = try TestMaps.scenario(s)
-        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
-        let off = try maneuvers(m, s["a"]!, s["d"]!)
+            """
+        let ways: [ScenarioMap.Way] = [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
+                                       .init("bd", [("highway", "residential"), ("name", "Side Street")])]
+        #expect(try turns(bend, ways, to: "c") == ["depart", "arrive"])
+        let off = try drive(bend, ways, to: "d")
         #expect(off.count == 3 && off[1].street == "Side Street" && off[1].isSpoken, "\(off.map(\.osrmTurn))")
 
-        var t = ScenarioMap(ascii: """
+        #expect(try turns("""
             a       b       s
 
 
@@ -84,24 +94,19 @@ import Testing
 
 
                           d
-            """, gridMeters: 10, origin: Coordinate(latitude: 49.0, longitude: 8.0))
-        t.ways = [.init("abcd", [("highway", "secondary"), ("ref", "L 596")]),
-                  .init("bs", [("highway", "service")])]
-        let n = try TestMaps.scenario(t)
-        #expect(try maneuvers(n, t["a"]!, t["d"]!).map(\.osrmTurn) == ["depart", "arrive"])
+            """, [.init("abcd", [("highway", "secondary"), ("ref", "L 596")]), .init("bs", [("highway", "service")])], to: "d")
+            == ["depart", "arrive"])
 
         // a primary road turning away from a street straight ahead: silent past a residential
         // street, said past a tertiary road
         for (side, said) in [("residential", false), ("tertiary", true)] {
-            var u = ScenarioMap(ascii: """
+            let list = try turns("""
                 a       b       s
 
 
                            c
-                """, gridMeters: 10, origin: Coordinate(latitude: 49.0, longitude: 8.0))
-            u.ways = [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
-                      .init("bs", [("highway", side), ("name", "Straight Street")])]
-            let list = try maneuvers(try TestMaps.scenario(u), u["a"]!, u["c"]!).map(\.osrmTurn)
+                """, [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
+                      .init("bs", [("highway", side), ("name", "Straight Street")])], to: "c")
             #expect(said ? list == ["depart", "continue right", "arrive"] : list == ["depart", "arrive"], "\(side): \(list)")
         }
     }
@@ -111,7 +116,7 @@ import Testing
     /// both about straight on, the driver hears which side to keep (Route de la Turbie at Avenue
     /// Agerbol).
     @Test func wideBendsAndSplits() throws {
-        var s = ScenarioMap(ascii: """
+        #expect(try turns("""
                 d
 
 
@@ -122,28 +127,22 @@ import Testing
 
 
                            c
-            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
-        s.ways = [.init("abc", [("highway", "secondary"), ("name", "Hill Road")]),
-                  .init("bd", [("highway", "residential"), ("name", "Back Lane")])]
-        let m = try TestMaps.scenario(s)
-        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
+            """, [.init("abc", [("highway", "secondary"), ("name", "Hill Road")]),
+                  .init("bd", [("highway", "residential"), ("name", "Back Lane")])], to: "c") == ["depart", "arrive"])
 
-        var t = ScenarioMap(ascii: """
+        #expect(try turns("""
                                           c
 
 
             a         b
 
                                           d
-            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
-        t.ways = [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
-                  .init("bd", [("highway", "primary"), ("name", "Other Road")])]
-        let n = try TestMaps.scenario(t)
-        #expect(try maneuvers(n, t["a"]!, t["c"]!).map(\.osrmTurn) == ["depart", "fork slight left", "arrive"])
+            """, [.init("abc", [("highway", "primary"), ("name", "Main Road")]),
+                  .init("bd", [("highway", "primary"), ("name", "Other Road")])], to: "c") == ["depart", "fork slight left", "arrive"])
 
         // a street going on at 22° where another street leaves at 48° the other way: twice the
         // turn is distinct enough (OSRM's distinction ratio), nothing to say
-        var u = ScenarioMap(ascii: """
+        #expect(try turns("""
                                d
 
 
@@ -163,32 +162,27 @@ import Testing
 
 
                                           c
-            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
-        u.ways = [.init("abc", [("highway", "residential"), ("name", "Vista Street")]),
-                  .init("bd", [("highway", "residential"), ("name", "Sierra Street")])]
-        let w = try TestMaps.scenario(u)
-        #expect(try maneuvers(w, u["a"]!, u["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
+            """, [.init("abc", [("highway", "residential"), ("name", "Vista Street")]),
+                  .init("bd", [("highway", "residential"), ("name", "Sierra Street")])], to: "c") == ["depart", "arrive"])
     }
 
     /// A direction glued to the end of a name ("Queen StreetEast" / "Queen StreetWest") is the same
     /// road, as with a space: turning with it is "continue left", not a turn onto a new road.
     @Test func gluedDirectionSuffix() throws {
-        var s = ScenarioMap(ascii: """
+        #expect(try turns("""
                       c
 
             a         b         d
-            """, gridMeters: 20, origin: Coordinate(latitude: 43.7, longitude: 7.4))
-        s.ways = [.init("ab", [("highway", "primary"), ("name", "Queen StreetEast")]),
-                  .init("bc", [("highway", "primary"), ("name", "Queen StreetWest")]),
-                  .init("bd", [("highway", "primary"), ("name", "Harbour Road")])]
-        let m = try TestMaps.scenario(s)
-        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "continue left", "arrive"])
+            """, grid: 20, [.init("ab", [("highway", "primary"), ("name", "Queen StreetEast")]),
+                            .init("bc", [("highway", "primary"), ("name", "Queen StreetWest")]),
+                            .init("bd", [("highway", "primary"), ("name", "Harbour Road")])], to: "c")
+            == ["depart", "continue left", "arrive"])
     }
 
     /// A hairpin of a two-way mountain road at a junction is a sharp turn, not a U-turn (Boulevard
     /// du Midi, Monaco); two right turns over a short link onto another road are one sharp right.
     @Test func hairpinsAreSharpTurns() throws {
-        var s = ScenarioMap(ascii: """
+        #expect(try turns("""
                       d
 
 
@@ -201,25 +195,19 @@ import Testing
 
 
                    c  a
-            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
-        s.ways = [.init("abc", [("highway", "tertiary"), ("name", "Hill Road")]),
-                  .init("bd", [("highway", "residential"), ("name", "Side Lane")])]
-        let m = try TestMaps.scenario(s)
-        #expect(try maneuvers(m, s["a"]!, s["c"]!).map(\.osrmTurn) == ["depart", "continue sharp left", "arrive"])
+            """, [.init("abc", [("highway", "tertiary"), ("name", "Hill Road")]),
+                  .init("bd", [("highway", "residential"), ("name", "Side Lane")])], to: "c") == ["depart", "continue sharp left", "arrive"])
 
-        var t = ScenarioMap(ascii: """
+        #expect(try turns("""
             a         b         c
 
                       e
 
 
             f         g
-            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
-        t.ways = [.init("abc", [("highway", "tertiary"), ("name", "Main Road")]),
+            """, [.init("abc", [("highway", "tertiary"), ("name", "Main Road")]),
                   .init("beg", [("highway", "residential")]),
-                  .init("ef", [("highway", "residential"), ("name", "Other Road")])]
-        let n = try TestMaps.scenario(t)
-        #expect(try maneuvers(n, t["a"]!, t["f"]!).map(\.osrmTurn) == ["depart", "turn sharp right", "arrive"])
+                  .init("ef", [("highway", "residential"), ("name", "Other Road")])], to: "f") == ["depart", "turn sharp right", "arrive"])
     }
 
     @Test(arguments: [(35.0, "40 metres"), (280.0, "300 metres"), (460.0, "450 metres"), (1240.0, "1 kilometre"), (2600.0, "2.5 kilometres")])
