@@ -6,7 +6,7 @@ the sequence of turn directions (left / right / straight / u-turn / roundabout e
 on >= 90% of maneuvers. This script measures that; it does not tune anything to pass.
 
     .bench/venv/bin/python bench/valhalla_turns.py [--extracts monaco,andorra,liechtenstein,heidelberg]
-        [--limit N] [--json FILE] [--examples K] [--top K] [--valhalla-dir DIR]
+        [--limit N] [--json FILE] [--examples K] [--top K] [--valhalla-dir DIR] [--shared-m M]
 
 Engines
   Tern      `tern route --map .bench/<x>.tmap --queries Q.json --json` (the release binary,
@@ -54,6 +54,11 @@ Engines
   (shape length / sum of step lengths) to cancel the difference between Tern's distance measure
   and ours, and the point is snapped to the shape vertex nearest in along-route distance
   (maneuvers happen at nodes, which are shape vertices).
+  Same way in and out: routes that coincide overall may still take a different street for a
+  block; a decision is compared only where its own route, from 40 m before it to 40 m after it
+  (clipped to the route), lies within 15 m of the other route every 5 m (--shared-m 0 compares
+  every decision). Decisions left out so are counted and printed ("not compared where the routes
+  part"), for each engine.
   Pairing: one-to-one, closest first: all (Tern, Valhalla) decision pairs within 30 m of each
   other are sorted by distance and taken greedily, each decision used at most once. Then:
     paired                       counted; agrees when both classes are equal
@@ -106,6 +111,8 @@ SAMPLE_STEP_M = 10.0   # shape resampling step
 NEAR_M = 15.0          # a sample is "on" the other route within this distance
 ON_FRACTION = 0.95     # this share of each route's samples must be on the other route
 PAIR_M = 30.0          # decisions closer than this may be paired
+SHARED_M = 40.0        # a decision is compared only where both routes share this much before and after it
+SHARED_STEP_M = 5.0
 
 EARTH_R = 6371008.8
 
@@ -326,12 +333,13 @@ def tern_decisions(route, proj, pts, cum):
         elif j > 0 and target - cum[j - 1] < cum[j] - target:
             j -= 1
         lat, lon = route["shape"][j]
-        out.append((pts[j][0], pts[j][1], c, m, lat, lon, turn_angle(pts, cum, cum[j])))
+        out.append((pts[j][0], pts[j][1], c, m, lat, lon, turn_angle(pts, cum, cum[j]), j))
     return out
 
 
 def valhalla_decisions(legs_shapes, legs_mans, proj):
     out = []
+    first = 0  # index in the trip's shape (the legs' shapes joined) of this leg's first point
     for shape, mans in zip(legs_shapes, legs_mans):
         pts = [proj.xy(lat, lon) for lat, lon in shape]
         cum = cumulative(pts)
@@ -341,8 +349,23 @@ def valhalla_decisions(legs_shapes, legs_mans, proj):
                 continue
             i = min(max(0, m.get("begin_shape_index", 0)), len(shape) - 1)
             lat, lon = shape[i]
-            out.append((pts[i][0], pts[i][1], c, m, lat, lon, turn_angle(pts, cum, cum[i])))
+            out.append((pts[i][0], pts[i][1], c, m, lat, lon, turn_angle(pts, cum, cum[i]), first + i))
+        first += len(shape)
     return out
+
+
+def on_shared_stretch(pts, cum, along, other_grid, reach=SHARED_M):
+    """True when this route, from `reach` m before the decision at `along` to `reach` m after it
+    (clipped to the route), lies within NEAR_M of the other route all the way (every SHARED_STEP_M
+    metres): the two routes pass the decision point the same way in and the same way out."""
+    d = max(0.0, along - reach)
+    end = min(cum[-1], along + reach)
+    while True:
+        if not other_grid.near(*point_at(pts, cum, d)):
+            return False
+        if d >= end:
+            return True
+        d = min(end, d + SHARED_STEP_M)
 
 
 def align(td, vd):
@@ -452,6 +475,8 @@ class Tally:
         self.valhalla_decisions = 0
         self.paired = 0
         self.agreed = 0
+        self.apart_tern = 0              # decisions where the routes part (not compared)
+        self.apart_valhalla = 0
         self.exit_number_only = 0        # paired roundabout decisions that differ only in the exit number
         self.missing_tern_only = 0       # non-straight Tern decision, nothing on Valhalla's side
         self.missing_valhalla_only = 0
@@ -489,6 +514,8 @@ class Tally:
             "not_coinciding_shape": self.not_coinciding_shape,
             "tern_decisions": self.tern_decisions,
             "valhalla_decisions": self.valhalla_decisions,
+            "apart_tern": self.apart_tern,
+            "apart_valhalla": self.apart_valhalla,
             "paired": self.paired,
             "missing_tern_only": self.missing_tern_only,
             "missing_valhalla_only": self.missing_valhalla_only,
@@ -549,8 +576,9 @@ def compare_extract(name, a, actor, tern_bin):
 
         rec.update(tern_m=round(t_len, 1), valhalla_m=round(v_len, 1))
         length_ok = t_len > 0 and v_len > 0 and abs(t_len / v_len - 1) <= LENGTH_TOL and abs(v_len / t_len - 1) <= LENGTH_TOL
-        t_on = on_fraction(resample(t_pts, t_cum, SAMPLE_STEP_M), SegmentGrid(v_pts, NEAR_M))
-        v_on = on_fraction(resample(v_pts, v_cum, SAMPLE_STEP_M), SegmentGrid(t_pts, NEAR_M))
+        v_grid, t_grid = SegmentGrid(v_pts, NEAR_M), SegmentGrid(t_pts, NEAR_M)
+        t_on = on_fraction(resample(t_pts, t_cum, SAMPLE_STEP_M), v_grid)
+        v_on = on_fraction(resample(v_pts, v_cum, SAMPLE_STEP_M), t_grid)
         rec.update(tern_on_valhalla=round(t_on, 3), valhalla_on_tern=round(v_on, 3))
         if not length_ok:
             tally.not_coinciding_length += 1
@@ -567,6 +595,13 @@ def compare_extract(name, a, actor, tern_bin):
         vd = valhalla_decisions(v_leg_shapes, [leg.get("maneuvers", []) for leg in legs], proj)
         tally.tern_decisions += len(td)
         tally.valhalla_decisions += len(vd)
+        # only decisions where the two routes go the same way in and out are compared
+        t_apart = [d for d in td if a.shared_m > 0 and not on_shared_stretch(t_pts, t_cum, t_cum[d[7]], v_grid, a.shared_m)]
+        v_apart = [d for d in vd if a.shared_m > 0 and not on_shared_stretch(v_pts, v_cum, v_cum[d[7]], t_grid, a.shared_m)]
+        tally.apart_tern += len(t_apart)
+        tally.apart_valhalla += len(v_apart)
+        td = [d for d in td if d not in t_apart]
+        vd = [d for d in vd if d not in v_apart]
         pairs, t_un, v_un = align(td, vd)
         route_bad = 0
 
@@ -640,6 +675,7 @@ def print_tally(label, t, top, examples):
           f"coinciding {t.coinciding}/{t.queries} "
           f"(not coinciding: lengths >5% apart {t.not_coinciding_length}, shapes apart {t.not_coinciding_shape})")
     print(f"decisions on coinciding routes: tern {t.tern_decisions}, valhalla {t.valhalla_decisions}; "
+          f"not compared where the routes part (within {t.shared_m:.0f} m): tern {t.apart_tern}, valhalla {t.apart_valhalla}; "
           f"paired {t.paired} (distance median {s['pair_distance_m_median']} m, p95 {s['pair_distance_m_p95']} m)")
     print(f"counted {t.counted} = paired {t.paired} + missing non-straight (tern only {t.missing_tern_only}, "
           f"valhalla only {t.missing_valhalla_only})")
@@ -674,6 +710,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--extracts", default=",".join(ALL_EXTRACTS))
     ap.add_argument("--limit", type=int, default=0, help="first N queries per extract (0: all)")
+    ap.add_argument("--shared-m", type=float, default=SHARED_M,
+                    help="compare a decision only where both routes share this many metres before and after it (0: every decision)")
     ap.add_argument("--json", help="write the summary (and per-query status) here")
     ap.add_argument("--top", type=int, default=8, help="disagreement kinds to print per extract")
     ap.add_argument("--examples", type=int, default=1, help="examples to print per disagreement kind")
@@ -703,6 +741,7 @@ def run_all(a, names, tern_bin, tern_copy, st, t0):
     print(f"coincide: lengths within {LENGTH_TOL:.0%}, >= {ON_FRACTION:.0%} of each shape (every {SAMPLE_STEP_M:.0f} m) "
           f"within {NEAR_M:.0f} m of the other; decisions paired within {PAIR_M:.0f} m")
 
+    Tally.shared_m = a.shared_m
     total = Tally()
     out = {"meta": {"tern": str(tern_bin), "tern_mtime": time.strftime('%Y-%m-%dT%H:%M:%S', time.localtime(st.st_mtime)), "tern_size": st.st_size, "valhalla": valhalla.__version__,
                     "length_tol": LENGTH_TOL, "sample_step_m": SAMPLE_STEP_M, "near_m": NEAR_M,
@@ -731,7 +770,7 @@ def run_all(a, names, tern_bin, tern_copy, st, t0):
         del actor
         print_tally(name, tally, a.top, a.examples)
         total.add(tally)
-        out["extracts"][name].update(summary=tally.summary(), queries=per_query)
+        out["extracts"][name].update(summary=tally.summary(max(3, a.examples)), queries=per_query)
     if len(names) > 1:
         print_tally("overall (" + ", ".join(names) + ")", total, a.top + 4, a.examples)
     print_confusion(total)
@@ -739,7 +778,7 @@ def run_all(a, names, tern_bin, tern_copy, st, t0):
     if agreement is not None:
         print(f"\ntarget: agreement >= 90% on coinciding routes -> {agreement * 100:.1f}% "
               f"({'met' if agreement >= 0.9 else 'not met'}); wall {time.perf_counter() - t0:.1f} s")
-    out["overall"] = total.summary()
+    out["overall"] = total.summary(max(3, a.examples))
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
         Path(a.json).write_text(json.dumps(out, indent=1, ensure_ascii=False))

@@ -29,6 +29,8 @@ public struct ManeuverBuilder: Sendable {
     static let offsetMeters = 10.0
     /// Both branches of a fork leave the way in at least this much, degrees.
     static let forkMinimum = 15.0
+    /// A turn at least this sharp (degrees) is announced wherever a straighter way on exists.
+    static let wideTurn = 60.0
     /// A roundabout larger than this (radius, m) with a name of its own is a rotary.
     static let rotaryRadius = 15.0
 
@@ -146,9 +148,10 @@ public struct ManeuverBuilder: Sendable {
         return !sameRoad(na, nb)
     }
 
-    /// Whether `b` is the road `a` by name (or by ref where neither has a name).
+    /// Whether `b` is the road `a` by name (or by ref where neither has a name; two roads with
+    /// neither are not one road: OSRM's "turn", not "continue", from one unnamed road onto another).
     func keepsRoad(_ a: EdgeRecord, _ b: EdgeRecord) -> Bool {
-        a.nameID == b.nameID && (a.nameID != 0 || sameRef(a, b))
+        a.nameID == b.nameID && (a.nameID != 0 || (a.refID != 0 && sameRef(a, b)))
     }
 
     /// Refs of one road: equal, or one list of refs within the other ("US 50" and "US 50; I 66").
@@ -257,6 +260,14 @@ public struct ManeuverBuilder: Sendable {
         let keepsName = keepsRoad(inRec, outRec)
             || (inRec.nameID != 0 && outRec.nameID != 0 && ManeuverBuilder.sameRoad(map.name(inRec.nameID), map.name(outRec.nameID)))
         let modifier = ManeuverBuilder.modifier(angle)
+        // a wide turn (60° or more) where a straighter road is in sight is never obvious, whatever
+        // that road is, even one the car may not enter (OSRM's distinct wide turn: "turn right"
+        // from an unnamed road where a link goes straight on; Valhalla's "turn left to stay on X"
+        // past a service road or a one-way street coming the other way), but not the road's own
+        // other carriageway
+        let straighterInSight = abs(angle) >= ManeuverBuilder.wideTurn && others.contains {
+            $0.deviation < abs(angle) && ($0.canEnter || !(sameName && $0.record.nameID == inRec.nameID))
+        }
         func make(_ type: ManeuverType, _ mod: ManeuverModifier?) -> Maneuver {
             var m = maneuver(type, mod, leg: leg, at: k, record: outRec, bearingBefore: bIn, bearingAfter: bOut)
             m.landmark = landmark(at: node)
@@ -327,7 +338,7 @@ public struct ManeuverBuilder: Sendable {
 
         // nowhere else to go: only a change of name is worth saying
         if options.isEmpty {
-            if sameName { return nil }
+            if sameName { return straighterInSight ? make(.continue, modifier) : nil }
             // the end of a road at a T whose other arm is one-way towards us: still the end of the road
             if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }
             // a new name where no other road meets is a new name, whatever the angle; at a
@@ -343,7 +354,7 @@ public struct ManeuverBuilder: Sendable {
             return make(.fork, angle < other.angle ? .slightLeft : .slightRight)
         }
 
-        if isObvious(angle: angle, outRec: outRec, inRec: inRec, options: options, sameName: sameName) {
+        if isObvious(angle: angle, outRec: outRec, inRec: inRec, options: options, sameName: sameName, straighterInSight: straighterInSight) {
             var m = make(sameName ? .continue : .newName, modifier)
             m.silent = sameName
             return m
@@ -385,8 +396,9 @@ public struct ManeuverBuilder: Sendable {
     /// True when the driver needs no instruction to take `outRec` here: it is the clear way on
     /// (much straighter than every alternative, or the continuation of the road by name and
     /// rank while the alternatives are minor roads).
-    private func isObvious(angle: Double, outRec: EdgeRecord, inRec: EdgeRecord, options: [Road], sameName: Bool) -> Bool {
+    private func isObvious(angle: Double, outRec: EdgeRecord, inRec: EdgeRecord, options: [Road], sameName: Bool, straighterInSight: Bool) -> Bool {
         let dev = abs(angle)
+        if straighterInSight { return false }
         // staying on a road where only ramps leave it
         if !outRec.roadClass.isLink, !inRec.roadClass.isLink, !options.isEmpty, options.allSatisfy({ $0.record.roadClass.isLink }),
            dev <= 100, sameName || options.allSatisfy({ $0.deviation > dev }) {
@@ -671,11 +683,14 @@ public struct ManeuverBuilder: Sendable {
         while i < steps.count - 1 {
             let s = steps[i]
             let isPlainNewName = s.type == .newName
+            // (a new name where the road turns, left, right or sharp, is said however short: the
+            // driver hears the turn; not just before the arrival, which says it)
+            let turns = ![ManeuverModifier.straight, .slightLeft, .slightRight].contains(s.modifier ?? .straight)
             if isPlainNewName, let prev = out.last {
                 let next = steps[i + 1]
                 let length = next.distanceFromStartMeters - s.distanceFromStartMeters
                 let repeatsName = prev.street == s.street && prev.ref == s.ref
-                if repeatsName || length < ManeuverBuilder.nameSegmentCutoff {
+                if repeatsName || (length < ManeuverBuilder.nameSegmentCutoff && (!turns || next.type == .arrive)) {
                     i += 1
                     continue
                 }

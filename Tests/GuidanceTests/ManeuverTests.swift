@@ -111,6 +111,49 @@ import Testing
         }
     }
 
+    /// A turn of 60° or more where the driver could go on straighter is said, whatever the
+    /// other road is (OSRM's "turn right" from an unnamed road past a link straight ahead;
+    /// Valhalla's "turn right to stay on Maria-Zimmermann-Straße" past a service road,
+    /// Heidelberg); the same corner with no road straight on is a bend.
+    @Test func wideTurnPastAStraighterRoadIsSaid() throws {
+        let corner = """
+            a       b       s
+
+
+                    c
+            """
+        let road = ScenarioMap.Way("abc", [("highway", "residential"), ("name", "Maria-Zimmermann-Straße")])
+        #expect(try turns(corner, [road, .init("bs", [("highway", "service")])], to: "c") == ["depart", "continue right", "arrive"])
+        #expect(try turns(corner, [road], to: "c") == ["depart", "arrive"])
+        // a narrower turn past a service road stays silent
+        #expect(try turns("""
+            a       b       s
+
+
+                       c
+            """, [road, .init("bs", [("highway", "service")])], to: "c") == ["depart", "arrive"])
+    }
+
+    /// A new name where the road turns (not where it bends slightly) is said even when the next
+    /// maneuver follows within 105 m: the driver hears the turn. A slight bend onto a short name
+    /// is still not said (OSRM's short name segments), nor a turn just before the arrival.
+    @Test func shortNamesThatTurnAreSaid() throws {
+        let zigzag = """
+            a       b
+
+
+
+
+                    c            d
+            """
+        let ways: [ScenarioMap.Way] = [.init("ab", [("highway", "residential"), ("name", "First Street")]),
+                                       .init("bc", [("highway", "residential"), ("name", "Short Street")]),
+                                       .init("cd", [("highway", "residential"), ("name", "Far Street")])]
+        let list = try turns(zigzag, ways, to: "d")
+        #expect(list == ["depart", "new name right", "new name left", "arrive"], "\(list)")
+        #expect(try turns(zigzag, ways, to: "c") == ["depart", "arrive"])
+    }
+
     /// A road that bends 50° where the only other road turns back sharply is the obvious way on
     /// (Route de Menton, Monaco); where the road parts into itself and another road of its rank,
     /// both about straight on, the driver hears which side to keep (Route de la Turbie at Avenue
