@@ -354,7 +354,8 @@ public struct ManeuverBuilder: Sendable {
             return make(.fork, angle < other.angle ? .slightLeft : .slightRight)
         }
 
-        if isObvious(angle: angle, outRec: outRec, inRec: inRec, options: options, sameName: sameName, straighterInSight: straighterInSight) {
+        if isObvious(angle: angle, outRec: outRec, inRec: inRec, options: options, sameName: sameName, keepsName: keepsName,
+                     straighterInSight: straighterInSight) {
             var m = make(sameName ? .continue : .newName, modifier)
             m.silent = sameName
             return m
@@ -396,7 +397,8 @@ public struct ManeuverBuilder: Sendable {
     /// True when the driver needs no instruction to take `outRec` here: it is the clear way on
     /// (much straighter than every alternative, or the continuation of the road by name and
     /// rank while the alternatives are minor roads).
-    private func isObvious(angle: Double, outRec: EdgeRecord, inRec: EdgeRecord, options: [Road], sameName: Bool, straighterInSight: Bool) -> Bool {
+    private func isObvious(angle: Double, outRec: EdgeRecord, inRec: EdgeRecord, options: [Road], sameName: Bool, keepsName: Bool,
+                           straighterInSight: Bool) -> Bool {
         let dev = abs(angle)
         if straighterInSight { return false }
         // staying on a road where only ramps leave it
@@ -422,8 +424,10 @@ public struct ManeuverBuilder: Sendable {
         // (OSRM's distinct wide turn)
         if dev > 40, sameName, options.allSatisfy({ $0.deviation > 2 * dev }) { return true }
         guard dev <= 40 else { return false }
-        // the road by its name goes another way: going straight on is a choice to announce
-        if !sameName, inRec.nameID != 0, options.contains(where: { $0.record.nameID == inRec.nameID && $0.deviation < 120 }) { return false }
+        // the road by its name goes another way: going straight on is a choice to announce (also
+        // onto an unnamed road, which is no news by name: OSRM's "turn straight" onto a driveway
+        // where the road bends away)
+        if !keepsName, inRec.nameID != 0, options.contains(where: { $0.record.nameID == inRec.nameID && $0.deviation < 120 }) { return false }
         let pIn = ManeuverBuilder.priority(inRec.roadClass), pOut = ManeuverBuilder.priority(outRec.roadClass)
         // a narrow turn that keeps the road's rank: a differently named road of a lower group
         // (a residential street off a main road) does not compete with it, however straight

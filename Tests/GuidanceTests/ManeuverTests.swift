@@ -134,6 +134,28 @@ import Testing
             """, [road, .init("bs", [("highway", "service")])], to: "c") == ["depart", "arrive"])
     }
 
+    /// Going straight on where the named road bends away is said, also onto an unnamed
+    /// driveway, which is no news by name (OSRM's "Road Splitting up at a Driveway").
+    @Test func straightOnWhereTheRoadBendsAway() throws {
+        let split = """
+                                d
+                               `
+                              `
+                             `
+            a - - - - - - - - - b - - - - - e
+                                   `
+                                      `
+                                        `
+                                           `c
+            """
+        let ways: [ScenarioMap.Way] = [.init("abc", [("highway", "residential"), ("name", "britz")]),
+                                       .init("bd", [("highway", "residential"), ("name", "palz")]),
+                                       .init("be", [("highway", "service")])]
+        #expect(try turns(split, grid: 5, ways, to: "c") == ["depart", "arrive"])
+        let list = try turns(split, grid: 5, ways, to: "e")
+        #expect(list == ["depart", "turn straight", "arrive"], "\(list)")
+    }
+
     /// A new name where the road turns (not where it bends slightly) is said even when the next
     /// maneuver follows within 105 m: the driver hears the turn. A slight bend onto a short name
     /// is still not said (OSRM's short name segments), nor a turn just before the arrival.
