@@ -625,8 +625,11 @@ public struct ManeuverBuilder: Sendable {
                 merged.modifier = s.modifier?.isRight == true ? .sharpRight : .sharpLeft
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn && !sameSide && abs(total) <= 25 && gap > ManeuverBuilder.staggeredMeters {
-                // off a road and onto one beside it by a connector: one turn, the first's way
-                merged.type = before.street == n.street && before.ref == n.ref ? .continue : .turn
+                // off a road and back onto it by a connector (a curved link): one turn, the first's
+                // way; onto another road each turn is said ("turn left, then turn right onto B":
+                // the driver has to make both)
+                guard before.street == n.street && before.ref == n.ref else { i += 1; continue }
+                merged.type = .continue
                 merged.modifier = s.modifier
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn && !sameSide && abs(total) <= 25 {

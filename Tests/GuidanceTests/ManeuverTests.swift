@@ -156,6 +156,23 @@ import Testing
         #expect(list == ["depart", "turn straight", "arrive"], "\(list)")
     }
 
+    /// Off a road and onto another beside it by a short connector: both turns are said (the
+    /// driver has to make both; the prompt joins them with "then"); back onto the road the car
+    /// came on (a curved link, OSRM's "Curved Turn") it is one turn.
+    @Test func connectorOntoAnotherRoadIsTwoTurns() throws {
+        let connector = """
+            d       e       f
+
+            a       b       c
+            """
+        let main = ScenarioMap.Way("abc", [("highway", "residential"), ("name", "Main Street")])
+        let link = ScenarioMap.Way("be", [("highway", "residential")])
+        let other = try turns(connector, [main, link, .init("def", [("highway", "residential"), ("name", "Parallel Street")])], to: "f")
+        #expect(other == ["depart", "turn left", "turn right", "arrive"], "\(other)")
+        let back = try turns(connector, [main, link, .init("def", [("highway", "residential"), ("name", "Main Street")])], to: "f")
+        #expect(back == ["depart", "continue left", "arrive"], "\(back)")
+    }
+
     /// A new name where the road turns (not where it bends slightly) is said even when the next
     /// maneuver follows within 105 m: the driver hears the turn. A slight bend onto a short name
     /// is still not said (OSRM's short name segments), nor a turn just before the arrival.
