@@ -338,6 +338,13 @@ public struct ManeuverBuilder: Sendable {
 
         // nowhere else to go: only a change of name is worth saying
         if options.isEmpty {
+            // the road itself goes on straighter, one-way against the car, which bears off onto an
+            // unnamed road: said ("turn slight right"), or the driver following the road drives
+            // into the one-way (Valhalla's "turn right to take the ramp")
+            if sameName, !keepsName, inRec.nameID != 0, abs(angle) >= 20,
+               others.contains(where: { $0.record.nameID == inRec.nameID && $0.deviation < abs(angle) }) {
+                return make(.turn, modifier)
+            }
             if sameName { return straighterInSight ? make(.continue, modifier) : nil }
             // the end of a road at a T whose other arm is one-way towards us: still the end of the road
             if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }

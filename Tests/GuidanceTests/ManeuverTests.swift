@@ -173,6 +173,23 @@ import Testing
         #expect(back == ["depart", "continue left", "arrive"], "\(back)")
     }
 
+    /// Where the road goes on straight ahead one-way against the car and the route bears off
+    /// onto an unnamed road, the bear is said (a driver following the road would drive into the
+    /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
+    /// another way on and said as before, where it simply becomes unnamed nothing is said.
+    @Test func bearingOffWhereTheRoadTurnsOneWay() throws {
+        let split = """
+            a       b       c
+
+                        d
+            """
+        let main = ScenarioMap.Way("ab", [("highway", "primary"), ("name", "Boulevard")])
+        let link = ScenarioMap.Way("bd", [("highway", "primary_link")])
+        let list = try turns(split, [main, .init("cb", [("highway", "primary"), ("name", "Boulevard"), ("oneway", "yes")]), link], to: "d")
+        #expect(list == ["depart", "turn slight right", "arrive"], "\(list)")
+        #expect(try turns(split, [main, link], to: "d") == ["depart", "arrive"])
+    }
+
     /// A new name where the road turns (not where it bends slightly) is said even when the next
     /// maneuver follows within 105 m: the driver hears the turn. A slight bend onto a short name
     /// is still not said (OSRM's short name segments), nor a turn just before the arrival.
