@@ -102,7 +102,10 @@ public struct Instructions: Sendable {
             switch m.modifier {
             case .straight?, nil: s = say("continue", m)
             case .uturn?: s = say("uturn", m)
-            default: s = say("keep", m, ["side": side(m.modifier)])
+            case .slightLeft?, .slightRight?: s = say("keep", m, ["side": side(m.modifier)])
+            // a real turn that keeps the road is a turn, not "keep right" (OSRM: "turn right to
+            // stay on ...")
+            default: s = turn(m)
             }
         case .merge: s = say("merge", m)
         case .onRamp: s = say("on_ramp", m, ["side": side(m.modifier)])
