@@ -368,6 +368,17 @@ def on_shared_stretch(pts, cum, along, other_grid, reach=SHARED_M):
         d = min(end, d + SHARED_STEP_M)
 
 
+def split_shared(ds, pts, cum, other_grid, reach):
+    """(compared, left out): the decisions on a stretch both routes share `reach` m before and
+    after (all of them compared when reach is 0)."""
+    if reach <= 0:
+        return ds, []
+    keep, apart = [], []
+    for d in ds:
+        (keep if on_shared_stretch(pts, cum, cum[d[7]], other_grid, reach) else apart).append(d)
+    return keep, apart
+
+
 def align(td, vd):
     """One-to-one pairing, closest first, within PAIR_M. Returns (pairs, tern_unpaired, val_unpaired)."""
     cand = []
@@ -596,12 +607,10 @@ def compare_extract(name, a, actor, tern_bin):
         tally.tern_decisions += len(td)
         tally.valhalla_decisions += len(vd)
         # only decisions where the two routes go the same way in and out are compared
-        t_apart = [d for d in td if a.shared_m > 0 and not on_shared_stretch(t_pts, t_cum, t_cum[d[7]], v_grid, a.shared_m)]
-        v_apart = [d for d in vd if a.shared_m > 0 and not on_shared_stretch(v_pts, v_cum, v_cum[d[7]], t_grid, a.shared_m)]
+        td, t_apart = split_shared(td, t_pts, t_cum, v_grid, a.shared_m)
+        vd, v_apart = split_shared(vd, v_pts, v_cum, t_grid, a.shared_m)
         tally.apart_tern += len(t_apart)
         tally.apart_valhalla += len(v_apart)
-        td = [d for d in td if d not in t_apart]
-        vd = [d for d in vd if d not in v_apart]
         pairs, t_un, v_un = align(td, vd)
         route_bad = 0
 
@@ -675,7 +684,7 @@ def print_tally(label, t, top, examples):
           f"coinciding {t.coinciding}/{t.queries} "
           f"(not coinciding: lengths >5% apart {t.not_coinciding_length}, shapes apart {t.not_coinciding_shape})")
     print(f"decisions on coinciding routes: tern {t.tern_decisions}, valhalla {t.valhalla_decisions}; "
-          f"not compared where the routes part (within {t.shared_m:.0f} m): tern {t.apart_tern}, valhalla {t.apart_valhalla}; "
+          f"not compared where the routes part: tern {t.apart_tern}, valhalla {t.apart_valhalla}; "
           f"paired {t.paired} (distance median {s['pair_distance_m_median']} m, p95 {s['pair_distance_m_p95']} m)")
     print(f"counted {t.counted} = paired {t.paired} + missing non-straight (tern only {t.missing_tern_only}, "
           f"valhalla only {t.missing_valhalla_only})")
@@ -739,13 +748,14 @@ def run_all(a, names, tern_bin, tern_copy, st, t0):
     print(f"tern binary {tern_bin} ({st.st_size} bytes, modified {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(st.st_mtime))}); "
           f"valhalla {valhalla.__version__}")
     print(f"coincide: lengths within {LENGTH_TOL:.0%}, >= {ON_FRACTION:.0%} of each shape (every {SAMPLE_STEP_M:.0f} m) "
-          f"within {NEAR_M:.0f} m of the other; decisions paired within {PAIR_M:.0f} m")
+          f"within {NEAR_M:.0f} m of the other; decisions paired within {PAIR_M:.0f} m"
+          + (f", compared where both routes share {a.shared_m:.0f} m before and after them" if a.shared_m > 0
+             else ", every decision compared (--shared-m 0)"))
 
-    Tally.shared_m = a.shared_m
     total = Tally()
     out = {"meta": {"tern": str(tern_bin), "tern_mtime": time.strftime('%Y-%m-%dT%H:%M:%S', time.localtime(st.st_mtime)), "tern_size": st.st_size, "valhalla": valhalla.__version__,
                     "length_tol": LENGTH_TOL, "sample_step_m": SAMPLE_STEP_M, "near_m": NEAR_M,
-                    "on_fraction": ON_FRACTION, "pair_m": PAIR_M, "limit": a.limit,
+                    "on_fraction": ON_FRACTION, "pair_m": PAIR_M, "shared_m": a.shared_m, "limit": a.limit,
                     "valhalla_dir": str(a.valhalla_dir)},
            "extracts": {}}
     for name in names:

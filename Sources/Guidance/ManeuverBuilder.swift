@@ -696,12 +696,11 @@ public struct ManeuverBuilder: Sendable {
         var i = 1
         while i < steps.count - 1 {
             let s = steps[i]
-            let isPlainNewName = s.type == .newName
-            // (a new name where the road turns, left, right or sharp, is said however short: the
-            // driver hears the turn; not just before the arrival, which says it)
-            let turns = ![ManeuverModifier.straight, .slightLeft, .slightRight].contains(s.modifier ?? .straight)
-            if isPlainNewName, let prev = out.last {
+            if s.type == .newName, let prev = out.last {
                 let next = steps[i + 1]
+                // (a new name where the road turns, left, right or sharp, is said however short:
+                // the driver hears the turn; not just before the arrival, which says it)
+                let turns = ![ManeuverModifier.straight, .slightLeft, .slightRight].contains(s.modifier ?? .straight)
                 let length = next.distanceFromStartMeters - s.distanceFromStartMeters
                 let repeatsName = prev.street == s.street && prev.ref == s.ref
                 if repeatsName || (length < ManeuverBuilder.nameSegmentCutoff && (!turns || next.type == .arrive)) {

@@ -187,6 +187,8 @@ import Testing
         let link = ScenarioMap.Way("bd", [("highway", "primary_link")])
         let list = try turns(split, [main, .init("cb", [("highway", "primary"), ("name", "Boulevard"), ("oneway", "yes")]), link], to: "d")
         #expect(list == ["depart", "turn slight right", "arrive"], "\(list)")
+        let twoWay = try turns(split, [main, .init("bc", [("highway", "primary"), ("name", "Boulevard")]), link], to: "d")
+        #expect(twoWay == ["depart", "turn slight right", "arrive"], "\(twoWay)")
         #expect(try turns(split, [main, link], to: "d") == ["depart", "arrive"])
     }
 
