@@ -56,8 +56,10 @@ Engines
   (maneuvers happen at nodes, which are shape vertices).
   Same way in and out: routes that coincide overall may still take a different street for a
   block; a decision is compared only where its own route, from 40 m before it to 40 m after it
-  (clipped to the route), lies within 15 m of the other route every 5 m (--shared-m 0 compares
-  every decision). Decisions left out so are counted and printed ("not compared where the routes
+  (clipped to the route), lies within 15 m of the other route every 5 m, and the other route,
+  40 m either side of its point nearest the decision, lies within 15 m of this one (both ways:
+  a route coming in by a short side street stays within 15 m of the other, but the other's way
+  in does not lie along it); --shared-m 0 compares every decision. Decisions left out so are counted and printed ("not compared where the routes
   part"), for each engine.
   Pairing: one-to-one, closest first: all (Tern, Valhalla) decision pairs within 30 m of each
   other are sorted by distance and taken greedily, each decision used at most once. Then:
@@ -368,14 +370,35 @@ def on_shared_stretch(pts, cum, along, other_grid, reach=SHARED_M):
         d = min(end, d + SHARED_STEP_M)
 
 
-def split_shared(ds, pts, cum, other_grid, reach):
-    """(compared, left out): the decisions on a stretch both routes share `reach` m before and
-    after (all of them compared when reach is 0)."""
+def nearest_along(pts, cum, x, y):
+    """Along-route distance of the point of the polyline nearest (x, y)."""
+    best, best_along = float("inf"), 0.0
+    for k in range(len(pts) - 1):
+        (x0, y0), (x1, y1) = pts[k], pts[k + 1]
+        dx, dy = x1 - x0, y1 - y0
+        l2 = dx * dx + dy * dy
+        t = 0.0 if l2 == 0 else max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / l2))
+        d = math.hypot(x0 + t * dx - x, y0 + t * dy - y)
+        if d < best:
+            best, best_along = d, cum[k] + t * (cum[k + 1] - cum[k])
+    return best_along
+
+
+def split_shared(ds, own, other, reach):
+    """(compared, left out): the decisions where both routes go the same way in and out: this
+    route from `reach` m before to `reach` m after the decision lies along the other route, and
+    the other route, the same distances round its point nearest the decision, lies along this
+    one (both ways: a route that comes in by a side street a few metres off still lies within
+    15 m of the other for a short side street; the other route's way in does not lie along it).
+    All of them are compared when reach is 0. own, other: (pts, cum, grid)."""
     if reach <= 0:
         return ds, []
+    (pts, cum, grid), (o_pts, o_cum, o_grid) = own, other
     keep, apart = [], []
     for d in ds:
-        (keep if on_shared_stretch(pts, cum, cum[d[7]], other_grid, reach) else apart).append(d)
+        shared = (on_shared_stretch(pts, cum, cum[d[7]], o_grid, reach)
+                  and on_shared_stretch(o_pts, o_cum, nearest_along(o_pts, o_cum, d[0], d[1]), grid, reach))
+        (keep if shared else apart).append(d)
     return keep, apart
 
 
@@ -607,8 +630,9 @@ def compare_extract(name, a, actor, tern_bin):
         tally.tern_decisions += len(td)
         tally.valhalla_decisions += len(vd)
         # only decisions where the two routes go the same way in and out are compared
-        td, t_apart = split_shared(td, t_pts, t_cum, v_grid, a.shared_m)
-        vd, v_apart = split_shared(vd, v_pts, v_cum, t_grid, a.shared_m)
+        t_route, v_route = (t_pts, t_cum, t_grid), (v_pts, v_cum, v_grid)
+        td, t_apart = split_shared(td, t_route, v_route, a.shared_m)
+        vd, v_apart = split_shared(vd, v_route, t_route, a.shared_m)
         tally.apart_tern += len(t_apart)
         tally.apart_valhalla += len(v_apart)
         pairs, t_un, v_un = align(td, vd)

@@ -29,6 +29,9 @@ public struct ManeuverBuilder: Sendable {
     static let offsetMeters = 10.0
     /// Both branches of a fork leave the way in at least this much, degrees.
     static let forkMinimum = 15.0
+    /// A sliproad (a short road cutting the corner between two roads that cross) is at most this
+    /// long, and so are the two sides of the corner it cuts, metres.
+    static let sliproadMeters = 150.0
     /// A turn at least this sharp (degrees) is announced wherever a straighter way on exists.
     static let wideTurn = 60.0
     /// A roundabout larger than this (radius, m) with a name of its own is a rotary.
@@ -237,6 +240,7 @@ public struct ManeuverBuilder: Sendable {
         arrive.modifier = arrive.side.map { $0 == .left ? .left : .right }
         result.append(arrive)
 
+        result = sliproads(result, leg: leg)
         result = collapse(result, leg: leg)
         result = suppressShortNames(result, leg: leg)
         endOfRoadNeedsIntersections(&result, leg: leg)
@@ -681,6 +685,86 @@ public struct ManeuverBuilder: Sendable {
             steps.remove(at: i + 1)
         }
         return steps.filter { !$0.silent }
+    }
+
+    /// A sliproad is one turn: where the car turns off a road that goes on, onto a short road
+    /// that cuts the corner to a road crossing the first a little further on, and joins that road
+    /// where nothing else meets, the driver hears "turn right onto B" at the start of the sliproad,
+    /// not "turn slightly right", then "turn left onto B" a few seconds later (OSRM's sliproad
+    /// handler). Not a sliproad: a ramp onto a road that crosses the first without a junction (no
+    /// corner cut), a road that goes on past the place it joins (more than three roads there), a
+    /// turn off a road that goes on there, or a longer road.
+    private func sliproads(_ input: [Maneuver], leg: RouteLeg) -> [Maneuver] {
+        var steps = input
+        // (a continue keeps the road: a fork of the road itself is no sliproad)
+        let starts: Set<ManeuverType> = [.turn, .offRamp, .onRamp, .fork, .newName]
+        let ends: Set<ManeuverType> = [.turn, .newName, .continue, .endOfRoad, .merge, .fork]
+        var i = 1
+        while i < steps.count - 1 {
+            let s = steps[i]
+            guard !s.silent, starts.contains(s.type), let mod = s.modifier, mod != .straight, mod != .uturn else { i += 1; continue }
+            var j = i + 1
+            while j < steps.count - 1 && steps[j].silent { j += 1 }
+            let n = steps[j]
+            guard ends.contains(n.type), n.modifier != .uturn,
+                  n.distanceFromStartMeters - s.distanceFromStartMeters <= ManeuverBuilder.sliproadMeters,
+                  isSliproad(leg, from: s.edgeIndex, to: n.edgeIndex) else { i += 1; continue }
+            var m = s
+            m.type = .turn
+            m.modifier = ManeuverBuilder.modifier(Angle.difference(from: s.bearingBefore, to: n.bearingAfter))
+            if m.modifier == .straight || m.modifier?.isRight != mod.isRight { m.modifier = mod }
+            m.street = n.street
+            m.ref = n.ref
+            m.bearingAfter = n.bearingAfter
+            m.landmark = s.landmark ?? n.landmark
+            steps[i] = m
+            steps.removeSubrange((i + 1)...j)
+            i += 1
+        }
+        return steps
+    }
+
+    /// Whether the route's edges from `a` (the turn off the road) to `b` (where it joins the
+    /// other road) are a sliproad: the road the car leaves goes on at `a` straighter than the
+    /// turn; the sliproad is no minor road (service, track); at `b` three roads meet, the car's
+    /// way on and the third being the two directions of the road joined, and that third leads
+    /// back, within a short distance, to the road the car left (the corner it cuts).
+    private func isSliproad(_ leg: RouteLeg, from a: Int, to b: Int) -> Bool {
+        guard a > 0, b > a, b < leg.edges.count else { return false }
+        let inA = leg.edges[a - 1], outA = leg.edges[a]
+        let nodeA = map.source(of: outA)
+        let bInA = bearingIn(inA)
+        let angleA = Angle.difference(from: bInA, to: bearingOut(outA))
+        for k in a..<b where ManeuverBuilder.isLowPriority(map.edge(leg.edges[k].edge).roadClass) { return false }
+        guard let main = roads(at: nodeA, from: inA, bearingIn: bInA)
+            .filter({ $0.out.edge != outA.edge && $0.deviation < 45 && $0.deviation < abs(angleA) })
+            .min(by: { $0.deviation < $1.deviation }) else { return false }
+        let inB = leg.edges[b - 1], outB = leg.edges[b]
+        let nodeB = map.source(of: outB)
+        let atB = roads(at: nodeB, from: inB, bearingIn: bearingIn(inB))
+        guard atB.count == 2, let third = atB.first(where: { $0.out.edge != outB.edge }),
+              !ManeuverBuilder.isLowPriority(third.record.roadClass),
+              abs(Angle.difference(from: bearingOut(outB), to: bearingOut(third.out))) >= 120 else { return false }
+        let reach = ManeuverBuilder.sliproadMeters
+        let ahead = nodesAlong(from: main.out, meters: reach)
+        return !ahead.contains(nodeB) && !ahead.isDisjoint(with: nodesAlong(from: third.out, meters: reach))
+    }
+
+    /// The nodes along a road leaving by `first`, going on at each junction by the straightest
+    /// road (whichever way it may be driven), up to `meters`.
+    func nodesAlong(from first: DirectedEdge, meters: Double) -> Set<UInt32> {
+        var out = Set<UInt32>()
+        var d = first
+        var travelled = 0.0
+        while out.count < 64 {
+            travelled += Double(map.lengthMeters(ofEdge: d.edge))
+            let t = map.target(of: d)
+            guard out.insert(t).inserted, travelled < meters else { break }
+            guard let next = roads(at: t, from: d, bearingIn: bearingIn(d)).min(by: { $0.deviation < $1.deviation }),
+                  next.deviation < 60 else { break }
+            d = next.out
+        }
+        return out
     }
 
     /// Whether the road named in `b` is news after the road of step `a`.

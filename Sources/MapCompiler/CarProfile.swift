@@ -252,7 +252,7 @@ public enum CarProfile {
             roadClass: roadClass, forward: forward, backward: backward,
             speedForwardKmh: forward ? travelSpeed(postedF) : 0, speedBackwardKmh: backward ? travelSpeed(postedB) : 0,
             maxspeedForwardKmh: postedF, maxspeedBackwardKmh: postedB, flags: flags,
-            name: tags["name"] ?? "", ref: tags["ref"] ?? "")
+            name: spokenLabel(tags["name"]), ref: spokenLabel(tags["ref"]))
         a.rateFactorForward = rateF
         a.rateFactorBackward = rateB
         a.restrictedForward = restrictedForward && forward
@@ -261,6 +261,19 @@ public enum CarProfile {
         a.startpoint = startpoint
         return a
     }
+
+    /// A name or ref as it may be spoken: trimmed, and empty where a mapper left a placeholder
+    /// ("FIXME", "unknown", "?": Andorra has `ref=FIXME` on a secondary road, and a driver must not
+    /// hear "take the second exit onto FIXME").
+    public static func spokenLabel(_ raw: String?) -> String {
+        guard let raw else { return "" }
+        let v = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let folded = v.lowercased()
+        if folded.contains("fixme") || placeholderLabels.contains(folded) || v.allSatisfy({ $0 == "?" }) { return "" }
+        return v
+    }
+
+    static let placeholderLabels: Set<String> = ["todo", "unknown", "noname", "no name", "none", "name", "unnamed"]
 
     static func surfaceCap(_ s: String?) -> Double? {
         guard let s else { return nil }

@@ -48,7 +48,8 @@ public enum MapCompiler {
             let a = CarProfile.nodeAttributes(of: node.tags, options: options)
             if a != NodeAttributes() { builder.nodeAttributes[node.id] = a }
             // named places are landmarks for guidance ("turn right after the Shell station")
-            if let name = node.tags["name"], !name.isEmpty, let kind = PlaceKind(tags: node.tags) {
+            let name = CarProfile.spokenLabel(node.tags["name"])
+            if !name.isEmpty, let kind = PlaceKind(tags: node.tags) {
                 let c = Coordinate(latitude: node.latitude, longitude: node.longitude)
                 if c.isValid { rawPlaces.append((c, name, kind)) }
             }

@@ -173,6 +173,37 @@ import Testing
         #expect(back == ["depart", "continue left", "arrive"], "\(back)")
     }
 
+    /// A sliproad (a slip lane cutting the corner to a road that crosses the main road a little
+    /// further on) is one turn, said where the car leaves the main road and naming the road it
+    /// joins (OSRM's sliproads; Poststrasse in Schaan): not "turn slightly right", then "turn
+    /// right onto Cross Street" 90 m later. Where the crossing road passes without a junction
+    /// (no corner cut), or the slip lane goes on past the road it meets, both turns are said.
+    @Test func sliproadIsOneTurn() throws {
+        let corner = """
+            a       b       c       d
+                            h
+
+
+                            e       g
+
+
+
+                            f
+            """
+        let main = ScenarioMap.Way("abcd", [("highway", "primary"), ("name", "Main Street")])
+        let slip = ScenarioMap.Way("be", [("highway", "primary"), ("oneway", "yes")])
+        let cross = ScenarioMap.Way("cef", [("highway", "secondary"), ("name", "Cross Street")])
+        let one = try drive(corner, [main, slip, cross], to: "f")
+        #expect(one.map(\.osrmTurn) == ["depart", "turn right", "arrive"], "\(one.map(\.osrmTurn))")
+        #expect(one[1].street == "Cross Street" && one[1].distanceFromStartMeters < 90)
+        // the crossing road passes under the main road: a ramp down onto it, two maneuvers
+        let under = try turns(corner, [main, slip, .init("hef", [("highway", "secondary"), ("name", "Cross Street")])], to: "f")
+        #expect(under.count == 4, "\(under)")
+        // the slip lane goes on past Cross Street: the turn onto it is a maneuver of its own
+        let onwards = try turns(corner, [main, .init("beg", [("highway", "primary"), ("oneway", "yes")]), cross], to: "f")
+        #expect(onwards.count == 4, "\(onwards)")
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is

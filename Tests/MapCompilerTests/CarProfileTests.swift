@@ -34,6 +34,19 @@ import Testing
         #expect(CarProfile.attributes(of: ["highway": "residential", "oneway": "reversible"]) == nil)
     }
 
+    @Test func placeholderNamesAreNotSpoken() throws {
+        // Andorra's ref=FIXME (a secondary road): "take the second exit onto FIXME" must not be said
+        let fixme = try #require(CarProfile.attributes(of: ["highway": "secondary", "name": "Carretera", "ref": "FIXME"]))
+        #expect(fixme.name == "Carretera" && fixme.ref == "")
+        for raw in ["fixme", "FIXME: name", "?", "???", "unknown", " Noname "] {
+            #expect(CarProfile.spokenLabel(raw) == "", "\(raw)")
+        }
+        for real in ["CG-2", "Rue Hector Otto", "B 37", "Unknown Pleasures Lane"] {
+            #expect(CarProfile.spokenLabel(real) == real)
+        }
+        #expect(CarProfile.spokenLabel("  Hauptstraße ") == "Hauptstraße")
+    }
+
     @Test func accessRules() {
         #expect(CarProfile.attributes(of: ["highway": "residential", "access": "no"]) == nil)
         // private: destination only (no through traffic), and no route starts on a private service road
