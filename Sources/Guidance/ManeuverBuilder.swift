@@ -83,11 +83,17 @@ public struct ManeuverBuilder: Sendable {
             && abs(Angle.difference(from: bearingOut, to: self.bearingOut(o.out))) >= 150
     }
 
-    /// Whether a road other than `inEdge` and `outEdge` at `node` is one-way (a carriageway of a
-    /// divided road).
+    /// Whether a one-way road other than `inEdge` and `outEdge` passes through `node` (a
+    /// carriageway of a divided road, crossed): it comes in and goes on within 60° of straight.
+    /// A one-way that only leaves or only arrives (a slip lane) is no carriageway crossed: the
+    /// turn after it is said where it is, not at the slip lane's start.
     func crossesOneWay(at node: UInt32, besides inEdge: DirectedEdge, _ outEdge: DirectedEdge) -> Bool {
-        let crossed = Set(map.outgoing(node).map(\.edge) + map.incoming(node).map(\.edge)).subtracting([inEdge.edge, outEdge.edge])
-        return crossed.contains { ManeuverBuilder.isOneWay(map.edge($0)) }
+        let route: Set<UInt32> = [inEdge.edge, outEdge.edge]
+        let arriving = map.incoming(node).filter { !route.contains($0.edge) && ManeuverBuilder.isOneWay(map.edge($0.edge)) }
+        let leaving = map.outgoing(node).filter { !route.contains($0.edge) && ManeuverBuilder.isOneWay(map.edge($0.edge)) }
+        return arriving.contains { a in
+            leaving.contains { $0.edge != a.edge && abs(Angle.difference(from: bearingIn(a), to: bearingOut($0))) <= 60 }
+        }
     }
 
     /// A road drivable one way only (a carriageway of a divided road, a one-way street).

@@ -204,6 +204,25 @@ import Testing
         #expect(onwards.count == 4, "\(onwards)")
     }
 
+    /// A turn just past the start of a one-way slip lane is said where it is, not pulled back to
+    /// the slip lane (only a carriageway crossed, a one-way passing through the junction, pulls
+    /// the turn back to the first junction, as OSRM's dual carriageway scenarios have it): "turn
+    /// right" said at the slip lane would send the driver into it (OSRM's "Sliproad target turn is
+    /// restricted" and driveway scenarios).
+    @Test func turnPastASlipLaneIsSaidWhereItIs() throws {
+        let road = """
+            s   a   b   c
+
+                  e d
+            """
+        let main = ScenarioMap.Way("sabc", [("highway", "primary"), ("name", "Main Street")])
+        let slip = ScenarioMap.Way("ae", [("highway", "primary"), ("oneway", "yes")])
+        let side = ScenarioMap.Way("bd", [("highway", "secondary"), ("name", "Side Street")])
+        let steps = try drive(road, grid: 5, [main, slip, side], from: "s", to: "d")
+        #expect(steps.map(\.osrmTurn) == ["depart", "turn right", "arrive"], "\(steps.map(\.osrmTurn))")
+        #expect(abs(steps[1].distanceFromStartMeters - 40) < 3, "turn said at \(steps[1].distanceFromStartMeters) m, b is at 40 m")
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
