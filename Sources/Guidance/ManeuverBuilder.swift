@@ -722,7 +722,8 @@ public struct ManeuverBuilder: Sendable {
             m.street = n.street
             m.ref = n.ref
             m.bearingAfter = n.bearingAfter
-            m.landmark = s.landmark ?? n.landmark
+            // (a landmark where the sliproad joins is not where the car turns off: "at the
+            // traffic lights" there would send the driver on to the lights)
             steps[i] = m
             steps.removeSubrange((i + 1)...j)
             i += 1
