@@ -732,19 +732,19 @@ public struct ManeuverBuilder: Sendable {
     }
 
     /// Whether the route's edges from `a` (the turn off the road) to `b` (where it joins the
-    /// other road) are a sliproad: the road the car leaves goes on at `a` straighter than the
-    /// turn; the sliproad is no minor road (service, track); at `b` three roads meet, the car's
-    /// way on and the third being the two directions of the road joined, and that third leads
-    /// back, within a short distance, to the road the car left (the corner it cuts).
+    /// other road) are a sliproad: the road the car leaves goes on at `a` within 45° of straight
+    /// (the sliproad may leave straighter at first, as President Avenue's in Sydney does); the
+    /// sliproad is no minor road (service, track); at `b` three roads meet, the car's way on and
+    /// the third being the two directions of the road joined, and that third leads back, within
+    /// a short distance, to the road the car left (the corner it cuts).
     private func isSliproad(_ leg: RouteLeg, from a: Int, to b: Int) -> Bool {
         guard a > 0, b > a, b < leg.edges.count else { return false }
         let inA = leg.edges[a - 1], outA = leg.edges[a]
         let nodeA = map.source(of: outA)
         let bInA = bearingIn(inA)
-        let angleA = Angle.difference(from: bInA, to: bearingOut(outA))
         for k in a..<b where ManeuverBuilder.isLowPriority(map.edge(leg.edges[k].edge).roadClass) { return false }
         guard let main = roads(at: nodeA, from: inA, bearingIn: bInA)
-            .filter({ $0.out.edge != outA.edge && $0.deviation < 45 && $0.deviation < abs(angleA) })
+            .filter({ $0.out.edge != outA.edge && $0.deviation < 45 })
             .min(by: { $0.deviation < $1.deviation }) else { return false }
         let inB = leg.edges[b - 1], outB = leg.edges[b]
         let nodeB = map.source(of: outB)
