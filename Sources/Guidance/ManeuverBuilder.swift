@@ -713,12 +713,15 @@ public struct ManeuverBuilder: Sendable {
             while j < steps.count - 1 && steps[j].silent { j += 1 }
             let n = steps[j]
             guard ends.contains(n.type), n.modifier != .uturn,
-                  n.distanceFromStartMeters - s.distanceFromStartMeters <= ManeuverBuilder.sliproadMeters,
+                  n.distanceFromStartMeters - s.distanceFromStartMeters <= ManeuverBuilder.sliproadMeters else { i += 1; continue }
+            // a corner cut: the two turns together are a turn to the side of the first (not a
+            // loop of more than 150°, nor a parallel road that ends up straight on)
+            let total = Angle.difference(from: s.bearingBefore, to: n.bearingAfter)
+            guard (30...150).contains(abs(total)), (total > 0) == mod.isRight,
                   isSliproad(leg, from: s.edgeIndex, to: n.edgeIndex) else { i += 1; continue }
             var m = s
             m.type = .turn
-            m.modifier = ManeuverBuilder.modifier(Angle.difference(from: s.bearingBefore, to: n.bearingAfter))
-            if m.modifier == .straight || m.modifier?.isRight != mod.isRight { m.modifier = mod }
+            m.modifier = ManeuverBuilder.modifier(total)
             m.street = n.street
             m.ref = n.ref
             m.bearingAfter = n.bearingAfter
