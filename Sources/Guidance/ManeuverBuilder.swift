@@ -21,6 +21,9 @@ public struct ManeuverBuilder: Sendable {
     static let nameSegmentCutoff = 105.0
     /// Two junctions closer than this are one maneuver (a dual carriageway crossed), metres.
     static let collapseDistance = 30.0
+    /// A U-turn slipway (two turns the same way back onto the road the car came on) is at most
+    /// this long, metres.
+    static let uTurnSlipwayMeters = 60.0
     /// A staggered crossing's zig-zag is a few metres (OSRM); a longer connector is a turn.
     static let staggeredMeters = 10.0
     /// How far along a road its direction at a junction is measured, metres.
@@ -610,8 +613,17 @@ public struct ManeuverBuilder: Sendable {
         while i + 1 < steps.count {
             let s = steps[i], n = steps[i + 1]
             let gap = n.distanceFromStartMeters - max(s.distanceFromStartMeters, s.collapsedEnd)
-            guard !fixed.contains(s.type), !fixed.contains(n.type), gap < ManeuverBuilder.collapseDistance else { i += 1; continue }
+            guard !fixed.contains(s.type), !fixed.contains(n.type) else { i += 1; continue }
             let total = Angle.difference(from: s.bearingBefore, to: n.bearingAfter)
+            // a U-turn slipway between two carriageways may be longer than a crossing: two turns
+            // the same way over an unnamed connector back onto the named road the car came on are
+            // a U-turn (OSRM's "Slipway Round U-Turn"); over a named street (a bridge, a side
+            // street) they are two turns
+            let slipwayUTurn = gap < ManeuverBuilder.uTurnSlipwayMeters && abs(total) >= 150 && !s.silent && !n.silent
+                && s.street.isEmpty && s.ref.isEmpty
+                && ((s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true))
+                && !steps[i - 1].street.isEmpty && !announcesNameChange(steps[i - 1], n)
+            guard gap < ManeuverBuilder.collapseDistance || slipwayUTurn else { i += 1; continue }
             var merged = s
             merged.street = n.street
             merged.ref = n.ref

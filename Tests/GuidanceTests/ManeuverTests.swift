@@ -223,6 +223,29 @@ import Testing
         #expect(abs(steps[1].distanceFromStartMeters - 40) < 3, "turn said at \(steps[1].distanceFromStartMeters) m, b is at 40 m")
     }
 
+    /// A U-turn slipway (an unnamed link between the two carriageways of a road, longer than a
+    /// crossing's 30 m) is "make a U-turn" (OSRM's "Slipway Round U-Turn"); over a named street
+    /// (Pont de Paris in Andorra, a bridge) the two turns are said: a U-turn there would be made
+    /// on the road itself.
+    @Test func uTurnSlipwayIsAUTurn() throws {
+        let slipway = """
+            a       f
+
+            b       e
+
+
+                g
+
+            c       d
+            """
+        let road = [ScenarioMap.Way("abc", [("highway", "primary"), ("name", "Road"), ("oneway", "yes")]),
+                    ScenarioMap.Way("def", [("highway", "primary"), ("name", "Road"), ("oneway", "yes")])]
+        let unnamed = try turns(slipway, grid: 5, road + [.init("bge", [("highway", "primary_link"), ("oneway", "yes")])], to: "f")
+        #expect(unnamed == ["depart", "continue uturn", "arrive"], "\(unnamed)")
+        let named = try turns(slipway, grid: 5, road + [.init("bge", [("highway", "primary"), ("name", "Bridge"), ("oneway", "yes")])], to: "f")
+        #expect(!named.contains("continue uturn") && named.count == 4, "\(named)")
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
