@@ -411,6 +411,17 @@ public struct ManeuverBuilder: Sendable {
         if mod == .straight, let straighter = options.filter({ $0.deviation < abs(angle) }).min(by: { $0.deviation < $1.deviation }) {
             mod = angle > straighter.angle ? .slightRight : .slightLeft
         }
+        // two roads to the same side under one word: the straighter is the slighter ("turn
+        // slightly right" beside a "turn right"), as OSRM assigns conflicting turns
+        if mod == .right || mod == .left || mod == .sharpRight || mod == .sharpLeft,
+           options.contains(where: { ($0.angle > 0) == (angle > 0) && ManeuverBuilder.modifier($0.angle) == mod && $0.deviation > abs(angle) + 10 }) {
+            switch mod {
+            case .right: mod = .slightRight
+            case .left: mod = .slightLeft
+            case .sharpRight: mod = .right
+            default: mod = .left
+            }
+        }
         return make(keepsName ? .continue : .turn, mod)
     }
 

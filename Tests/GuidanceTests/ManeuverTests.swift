@@ -246,6 +246,25 @@ import Testing
         #expect(!named.contains("continue uturn") && named.count == 4, "\(named)")
     }
 
+    /// Two roads to the right that both count as "right" by angle are told apart: the straighter
+    /// one is "turn slightly right" (OSRM's turn assignment), so that the driver can tell which.
+    @Test func twoRightTurnsAreToldApart() throws {
+        let junction = """
+                    f
+            a       b       c
+
+
+
+                    d   e
+            """
+        let ways = ["abc", "bd", "be", "bf"].map { ScenarioMap.Way($0, [("highway", "primary"), ("name", $0)]) }
+        #expect(try turns(junction, ways, to: "d") == ["depart", "turn right", "arrive"])
+        #expect(try turns(junction, ways, to: "e") == ["depart", "turn slight right", "arrive"])
+        // alone on its side, the same road is a plain right turn
+        let alone = try turns(junction, ways.filter { $0.nodes != ["b", "d"] }, to: "e")
+        #expect(alone == ["depart", "turn right", "arrive"], "\(alone)")
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
