@@ -28,10 +28,13 @@ public struct Instructions: Sendable {
         self.units = units ?? locale.defaultUnits
     }
 
-    /// "Main Street (B 37)", "Main Street", "B 37" or "" for an unnamed road.
+    /// "Main Street (B 37)", "Main Street", "B 37" or "" for an unnamed road. Of a road with
+    /// several refs ("B 37;B 45") only the first is said, as OSRM's text instructions do: a
+    /// voice reading "B 37 semicolon B 45" helps nobody.
     static func wayName(_ m: Maneuver) -> String {
-        if !m.street.isEmpty && !m.ref.isEmpty && m.street != m.ref { return "\(m.street) (\(m.ref))" }
-        return m.street.isEmpty ? m.ref : m.street
+        let ref = m.ref.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        if !m.street.isEmpty && !ref.isEmpty && m.street != ref { return "\(m.street) (\(ref))" }
+        return m.street.isEmpty ? ref : m.street
     }
 
     static func compassKey(_ bearing: Double) -> String {

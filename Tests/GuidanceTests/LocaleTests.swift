@@ -124,6 +124,12 @@ import Testing
         #expect(en.prompt(turn, kind: .turnIn, distanceMeters: 300) == "In 300 metres, turn left onto Main Street at the Town Hall.")
         let ja = Instructions(locale: try #require(GuidanceLocale.named("ja")))
         #expect(ja.prompt(turn, kind: .turnIn, distanceMeters: 300).hasSuffix("。"))
+        // of several refs only the first is said (Ziegelhäuser Straße, B 37;B 45)
+        var road = Maneuver(type: .turn, modifier: .right, street: "Ziegelhäuser Straße", ref: "B 37;B 45", location: at, shapeIndex: 0,
+                            distanceFromStartMeters: 0)
+        #expect(en.text(road) == "Turn right onto Ziegelhäuser Straße (B 37)")
+        road.street = ""
+        #expect(en.text(road) == "Turn right onto B 37")
     }
 }
 
