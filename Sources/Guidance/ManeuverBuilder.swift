@@ -546,7 +546,9 @@ public struct ManeuverBuilder: Sendable {
     /// not a service road off a main-road roundabout).
     private func countsAsExit(_ node: UInt32, ringRecord: EdgeRecord, excluding: UInt32?) -> Bool {
         let outs = map.outgoing(node).filter { !ManeuverBuilder.isRing(map.edge($0.edge)) && $0.edge != excluding }
-        if outs.isEmpty { return false }
+        // a road of unknown kind (highway=road) that Tern does not route on is still an exit the
+        // driver sees and counts (Valhalla counts it too; two roundabouts on the CG-2 in Andorra)
+        if outs.isEmpty { return map.flags(ofNode: node).contains(.unroutedRoad) }
         if ManeuverBuilder.isLowPriority(ringRecord.roadClass) { return true }
         return outs.contains { !ManeuverBuilder.isLowPriority(map.edge($0.edge).roadClass) }
     }

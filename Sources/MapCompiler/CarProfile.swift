@@ -262,6 +262,16 @@ public enum CarProfile {
         return a
     }
 
+    /// A road cars may drive that the profile does not route on: `highway=road` (a road of
+    /// unknown kind, as OSRM's car profile leaves it out) open to cars.
+    public static func isUnroutedRoad(_ tags: OSMTags) -> Bool {
+        guard tags["highway"] == "road" else { return false }
+        for key in ["motor_vehicle", "vehicle", "access"] {
+            if let v = tags[key] { return !["no", "private", "agricultural", "forestry"].contains(v) }
+        }
+        return true
+    }
+
     /// A name or ref as it may be spoken: trimmed, and empty where a mapper left a placeholder
     /// ("FIXME", "unknown", "?": Andorra has `ref=FIXME` on a secondary road, and a driver must not
     /// hear "take the second exit onto FIXME").

@@ -39,6 +39,17 @@ struct GraphBuilder {
 
     var wayCount: Int { ways.count }
 
+    /// Ring nodes where a road the car profile does not route on leaves (`highway=road`): they
+    /// become graph nodes flagged `unroutedRoad`, so that guidance counts them as exits.
+    mutating func markRingExits(onto unrouted: Set<Int64>) {
+        guard !unrouted.isEmpty else { return }
+        for way in ways where way.attributes.flags.contains(.roundabout) || way.attributes.flags.contains(.circular) {
+            for id in way.nodeIDs where unrouted.contains(id) {
+                nodeAttributes[id, default: NodeAttributes()].flags.insert(.unroutedRoad)
+            }
+        }
+    }
+
     /// What the build produced besides the graph: how OSM ids map onto it (for turn
     /// restrictions) and the per-direction costs the turn graph is built from.
     struct Index {

@@ -55,8 +55,13 @@ public enum MapCompiler {
             }
         }
         handlers.wayKeys = CarProfile.wayKeys
+        var unroutedRoadNodes = Set<Int64>()
         handlers.way = { way in
-            if let a = CarProfile.attributes(of: way.tags, options: options) { builder.add(way: way, attributes: a) }
+            if let a = CarProfile.attributes(of: way.tags, options: options) {
+                builder.add(way: way, attributes: a)
+            } else if CarProfile.isUnroutedRoad(way.tags) {
+                unroutedRoadNodes.formUnion(way.nodeIDs)
+            }
         }
         var restrictions = [RawRestriction]()
         handlers.relationKeys = ["type"]
@@ -71,6 +76,7 @@ public enum MapCompiler {
         let stats = try OSMReader.read(path: input, handlers: handlers)
         guard builder.wayCount > 0 else { throw ImportError.noRoads(path: input) }
         progress?("building the graph from \(builder.wayCount) roads")
+        builder.markRingExits(onto: unroutedRoadNodes)
         let meta: [(String, String)] = [
             ("format", "\"\(formatName)\""),
             ("source", quoteJSON((input as NSString).lastPathComponent)),

@@ -151,6 +151,9 @@ public struct NodeFlags: OptionSet, Sendable, Hashable {
     public static let miniRoundabout = NodeFlags(rawValue: 1 << 5)
     /// A turning circle or loop: turning round is allowed there.
     public static let turningCircle = NodeFlags(rawValue: 1 << 6)
+    /// A road that cars may use but the car profile does not route on (`highway=road`, a road of
+    /// unknown kind) leaves here: at a roundabout it is an exit the driver sees and counts.
+    public static let unroutedRoad = NodeFlags(rawValue: 1 << 7)
 }
 
 /// Per-edge properties (bit set).

@@ -265,6 +265,32 @@ import Testing
         #expect(alone == ["depart", "turn right", "arrive"], "\(alone)")
     }
 
+    /// An exit onto a road of unknown kind (`highway=road`), which the car profile does not route
+    /// on, is still an exit the driver sees and counts (two roundabouts on the CG-2 in Andorra,
+    /// where Valhalla said "2nd exit" and Tern "1st"); one closed to cars or a footway is not.
+    @Test func roundaboutExitsOntoUnroutedRoadsAreCounted() throws {
+        let ring = """
+                      g
+
+                      c
+            a   b           d   f
+                      e
+
+                      h
+            """
+        let ways = [ScenarioMap.Way("ab", [("highway", "primary"), ("name", "West Road")]),
+                    ScenarioMap.Way("bedcb", [("highway", "primary"), ("junction", "roundabout")]),
+                    ScenarioMap.Way("df", [("highway", "primary"), ("name", "East Road")]),
+                    ScenarioMap.Way("cg", [("highway", "primary"), ("name", "North Road")])]
+        func exit(_ stub: [(String, String)]) throws -> String {
+            try turns(ring, ways + [ScenarioMap.Way("eh", stub)], to: "f")[1]
+        }
+        #expect(try exit([("highway", "road")]) == "roundabout-exit-2")
+        #expect(try exit([("highway", "residential")]) == "roundabout-exit-2")
+        #expect(try exit([("highway", "road"), ("access", "no")]) == "roundabout-exit-1")
+        #expect(try exit([("highway", "footway")]) == "roundabout-exit-1")
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
