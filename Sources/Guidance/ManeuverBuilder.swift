@@ -422,6 +422,15 @@ public struct ManeuverBuilder: Sendable {
             default: mod = .left
             }
         }
+        // "go straight" where another road goes on about as straight (within 20°): a fork, said
+        // by the side to keep (Valhalla's "keep right at the fork"; a driver cannot tell which of
+        // two straight roads "straight" means); not onto a driveway where the road itself bends
+        // away, which "go straight" leaves (OSRM's "turn straight" in its driveway scenarios)
+        if mod == .straight, !keepsName,
+           let o = options.filter({ $0.deviation < 20 && !(keepsRoad(inRec, $0.record) && ManeuverBuilder.isLowPriority(outRec.roadClass)) })
+               .min(by: { $0.deviation < $1.deviation }) {
+            return make(.fork, angle > o.angle ? .slightRight : .slightLeft)
+        }
         return make(keepsName ? .continue : .turn, mod)
     }
 

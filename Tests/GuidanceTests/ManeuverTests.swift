@@ -291,6 +291,23 @@ import Testing
         #expect(try exit([("highway", "footway")]) == "roundabout-exit-1")
     }
 
+    /// Where the road parts into two roads both about straight on (within 20°) and neither way
+    /// is obvious, the straighter one is not "go straight" (which of the two?) but the side to
+    /// keep: "keep left at the fork" (CG-2 in Encamp, Andorra; Valhalla's "keep right at the
+    /// fork"); the other, less straight, is "turn slightly right".
+    @Test func twoStraightRoadsAreAFork() throws {
+        let split = """
+            a       b                               c
+
+                                                    d
+            """
+        let ways = [ScenarioMap.Way("ab", [("highway", "primary"), ("ref", "CG-2")]),
+                    ScenarioMap.Way("bc", [("highway", "primary")]),
+                    ScenarioMap.Way("bd", [("highway", "primary")])]
+        #expect(try turns(split, ways, to: "c") == ["depart", "fork slight left", "arrive"])
+        #expect(try turns(split, ways, to: "d") == ["depart", "turn slight right", "arrive"])
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
