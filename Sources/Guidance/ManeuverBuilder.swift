@@ -351,11 +351,12 @@ public struct ManeuverBuilder: Sendable {
 
         // nowhere else to go: only a change of name is worth saying
         if options.isEmpty {
-            // the road itself goes on straighter, one-way against the car, which bears off onto an
-            // unnamed road: said ("turn slight right"), or the driver following the road drives
-            // into the one-way (Valhalla's "turn right to take the ramp")
+            // a road goes on straighter, one-way against the car (the road itself or another),
+            // where the car bears off a named road onto an unnamed one: said ("turn slight
+            // right"), or the driver following the road drives into the one-way (Valhalla's "turn
+            // right to take the ramp", "bear right" off Avinguda Sant Antoni in Andorra)
             if sameName, !keepsName, inRec.nameID != 0, abs(angle) >= 20,
-               others.contains(where: { $0.record.nameID == inRec.nameID && $0.deviation < abs(angle) }) {
+               others.contains(where: { $0.deviation < abs(angle) }) {
                 return make(.turn, modifier)
             }
             if sameName { return straighterInSight ? make(.continue, modifier) : nil }
@@ -401,7 +402,10 @@ public struct ManeuverBuilder: Sendable {
            o.deviation <= abs(angle) + 10 {
             return make(.fork, angle < o.angle ? .slightLeft : .slightRight)
         }
-        if keepsName && modifier == .straight {
+        // (the road going on by name about straight is silent, unless another road, no driveway,
+        // goes on straighter: following the road is then a side to keep, CG-2 at Encamp, Andorra)
+        if keepsName && modifier == .straight
+            && !options.contains(where: { $0.deviation < abs(angle) && !ManeuverBuilder.isLowPriority($0.record.roadClass) }) {
             var m = make(.continue, modifier)
             m.silent = true
             return m

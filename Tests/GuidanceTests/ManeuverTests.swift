@@ -308,6 +308,40 @@ import Testing
         #expect(try turns(split, ways, to: "d") == ["depart", "turn slight right", "arrive"])
     }
 
+    /// Following a road that goes on about straight is silent, but not where another road goes
+    /// on straighter: then the side to keep is said ("keep right onto CG-2", Encamp, Andorra).
+    /// Bearing off a named road onto an unnamed one past a straighter one-way coming the other
+    /// way (whatever its name) is said too: the driver following the road would enter it.
+    @Test func sidesToKeepPastStraighterRoads() throws {
+        let split = """
+            a       b                               c
+
+
+
+                                    d
+            """
+        let road = [ScenarioMap.Way("ab", [("highway", "primary"), ("ref", "CG-2")]),
+                    ScenarioMap.Way("bd", [("highway", "primary"), ("ref", "CG-2")])]
+        let keep = try turns(split, road + [.init("bc", [("highway", "primary")])], to: "d")
+        #expect(keep == ["depart", "continue slight right", "arrive"], "\(keep)")
+        #expect(try turns(split, road + [.init("bc", [("highway", "service")])], to: "d") == ["depart", "arrive"])
+        let bear = """
+            a       b               c
+
+
+
+
+
+
+                                    d
+            """
+        let ways = [ScenarioMap.Way("ab", [("highway", "primary"), ("name", "Avinguda Sant Antoni")]),
+                    ScenarioMap.Way("bd", [("highway", "primary")]),
+                    ScenarioMap.Way("cb", [("highway", "primary"), ("oneway", "yes")])]
+        let list = try turns(bear, ways, to: "d")
+        #expect(list == ["depart", "turn slight right", "arrive"], "\(list)")
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
