@@ -29,12 +29,14 @@ public struct Instructions: Sendable {
     }
 
     /// "Main Street (B 37)", "Main Street", "B 37" or "" for an unnamed road. Of a road with
-    /// several refs ("B 37;B 45") only the first is said, as OSRM's text instructions do: a
-    /// voice reading "B 37 semicolon B 45" helps nobody.
+    /// several refs ("B 37;B 45") only the first is said, as OSRM's text instructions do, and so
+    /// of several names ("Avigunda Sant Antoni; Avinguda Fiter i Rossell" in Andorra): a voice
+    /// reading "B 37 semicolon B 45" helps nobody.
     static func wayName(_ m: Maneuver) -> String {
-        let ref = m.ref.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        if !m.street.isEmpty && !ref.isEmpty && m.street != ref { return "\(m.street) (\(ref))" }
-        return m.street.isEmpty ? ref : m.street
+        func first(_ s: String) -> String { s.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+        let name = first(m.street), ref = first(m.ref)
+        if !name.isEmpty && !ref.isEmpty && name != ref { return "\(name) (\(ref))" }
+        return name.isEmpty ? ref : name
     }
 
     static func compassKey(_ bearing: Double) -> String {

@@ -130,6 +130,9 @@ import Testing
         #expect(en.text(road) == "Turn right onto Ziegelhäuser Straße (B 37)")
         road.street = ""
         #expect(en.text(road) == "Turn right onto B 37")
+        road.street = "Avigunda Sant Antoni; Avinguda Fiter i Rossell"
+        road.ref = "CG-3"
+        #expect(en.text(road) == "Turn right onto Avigunda Sant Antoni (CG-3)")
     }
 }
 
