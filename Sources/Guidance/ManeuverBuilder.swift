@@ -182,7 +182,23 @@ public struct ManeuverBuilder: Sendable {
     /// ("Hauptstraße" and "Hauptstraßenbrücke").
     static func sameRoad(_ a: String, _ b: String) -> Bool {
         let x = baseName(a), y = baseName(b)
-        return x == y || x.hasPrefix(y) || y.hasPrefix(x)
+        return x == y || x.hasPrefix(y) || y.hasPrefix(x) || isTypo(x, y)
+    }
+
+    /// Two long names (12 letters or more) one letter apart (one changed, added or dropped) are
+    /// a mapper's typo, not two roads: "Avenue Preince Rainier III Monaco" going on as "Avenue
+    /// Prince Rainier III Monaco" is no new name to announce.
+    static func isTypo(_ a: String, _ b: String) -> Bool {
+        let x = Array(a), y = Array(b)
+        guard min(x.count, y.count) >= 12, abs(x.count - y.count) <= 1, x != y else { return false }
+        var i = 0
+        while i < min(x.count, y.count) && x[i] == y[i] { i += 1 }
+        // a number is no typo ("Rue du 11 Novembre", "Rue du 12 Novembre")
+        if (i < x.count && x[i].isNumber) || (i < y.count && y[i].isNumber) { return false }
+        // after the first difference the rest must match with one letter changed, added or dropped
+        if x.count == y.count { return x[(i + 1)...] == y[(i + 1)...] }
+        let (long, short) = x.count > y.count ? (x, y) : (y, x)
+        return long[(i + 1)...] == short[i...]
     }
 
     private static let directionWords: Set<String> = ["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west",

@@ -342,6 +342,22 @@ import Testing
         #expect(list == ["depart", "turn slight right", "arrive"], "\(list)")
     }
 
+    /// A name one letter off the road's own (a mapper's typo, 12 letters or more) is the same
+    /// road: no "continue onto Avenue Prince Rainier III Monaco" after "Avenue Preince Rainier III
+    /// Monaco"; a different number is a different road.
+    @Test func typosInNamesAreNoNewName() throws {
+        let road = """
+            a                   b                   c
+            """
+        func said(_ first: String, _ second: String) throws -> [String] {
+            try turns(road, [.init("ab", [("highway", "primary"), ("name", first)]),
+                             .init("bc", [("highway", "primary"), ("name", second)])], to: "c")
+        }
+        #expect(try said("Avenue Preince Rainier III Monaco", "Avenue Prince Rainier III Monaco") == ["depart", "arrive"])
+        #expect(try said("Rue du 11 Novembre", "Rue du 12 Novembre") == ["depart", "new name straight", "arrive"])
+        #expect(try said("Rue Grimaldi", "Rue Princesse Caroline") == ["depart", "new name straight", "arrive"])
+    }
+
     /// Where the road goes on straight ahead one-way against the car and the route bears off
     /// onto an unnamed road, the bear is said (a driver following the road would drive into the
     /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
