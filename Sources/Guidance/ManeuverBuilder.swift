@@ -657,13 +657,13 @@ public struct ManeuverBuilder: Sendable {
             let gap = n.distanceFromStartMeters - max(s.distanceFromStartMeters, s.collapsedEnd)
             guard !fixed.contains(s.type), !fixed.contains(n.type) else { i += 1; continue }
             let total = Angle.difference(from: s.bearingBefore, to: n.bearingAfter)
+            let sameSide = (s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true)
             // a U-turn slipway between two carriageways may be longer than a crossing: two turns
             // the same way over an unnamed connector back onto the named road the car came on are
             // a U-turn (OSRM's "Slipway Round U-Turn"); over a named street (a bridge, a side
             // street) they are two turns
             let slipwayUTurn = gap < ManeuverBuilder.uTurnSlipwayMeters && abs(total) >= 150 && !s.silent && !n.silent
-                && s.street.isEmpty && s.ref.isEmpty
-                && ((s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true))
+                && s.street.isEmpty && s.ref.isEmpty && sameSide
                 && !steps[i - 1].street.isEmpty && !announcesNameChange(steps[i - 1], n)
             guard gap < ManeuverBuilder.collapseDistance || slipwayUTurn else { i += 1; continue }
             var merged = s
@@ -674,7 +674,6 @@ public struct ManeuverBuilder: Sendable {
             merged.collapsedEnd = max(n.distanceFromStartMeters, n.collapsedEnd)
             let sTurn = !s.silent && s.type != .newName && s.modifier.map { $0 != .straight } ?? false
             let nTurn = !n.silent && n.type != .newName && n.modifier.map { $0 != .straight } ?? false
-            let sameSide = (s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true)
             let before = steps[i - 1]
             if s.silent && n.silent {
                 steps.remove(at: i + 1)

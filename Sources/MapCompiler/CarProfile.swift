@@ -263,13 +263,10 @@ public enum CarProfile {
     }
 
     /// A road cars may drive that the profile does not route on: `highway=road` (a road of
-    /// unknown kind, as OSRM's car profile leaves it out) open to cars.
+    /// unknown kind, as OSRM's car profile leaves it out) open to cars by the same access keys
+    /// and values as any way.
     public static func isUnroutedRoad(_ tags: OSMTags) -> Bool {
-        guard tags["highway"] == "road" else { return false }
-        for key in ["motor_vehicle", "vehicle", "access"] {
-            if let v = tags[key] { return !["no", "private", "agricultural", "forestry"].contains(v) }
-        }
-        return true
+        tags["highway"] == "road" && (accessValue(tags, suffix: nil).map(classify) ?? .open) == .open
     }
 
     /// A name or ref as it may be spoken: trimmed, and empty where a mapper left a placeholder
