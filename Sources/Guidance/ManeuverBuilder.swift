@@ -39,6 +39,9 @@ public struct ManeuverBuilder: Sendable {
     static let wideTurn = 60.0
     /// A roundabout larger than this (radius, m) with a name of its own is a rotary.
     static let rotaryRadius = 15.0
+    /// A road splitting this close before a roundabout into branches that each join the ring is
+    /// one approach (a flare), not a fork.
+    static let flareMeters = 30.0
 
     /// Maneuvers of one leg: depart first, arrive last. `destination` is the requested end point
     /// (before snapping), used for the side of the street; `isLastLeg` false makes the arrival a
@@ -230,6 +233,7 @@ public struct ManeuverBuilder: Sendable {
                                location: leg.shape[0], shapeIndex: 0, distanceFromStartMeters: 0,
                                bearingBefore: 0, bearingAfter: bearingOut(leg, shapeIndex: 0)))
         var k = 1
+        var lastJunction: Int? = nil
         // a route that starts on a ring: no steps until it leaves it
         if ManeuverBuilder.isRing(first) {
             while k < edges.count && ManeuverBuilder.isRing(map.edge(edges[k].edge)) { k += 1 }
@@ -242,6 +246,10 @@ public struct ManeuverBuilder: Sendable {
             let inEdge = edges[k - 1], outEdge = edges[k]
             let inRec = map.edge(inEdge.edge), outRec = map.edge(outEdge.edge)
             if ManeuverBuilder.isRing(outRec) && !ManeuverBuilder.isRing(inRec) {
+                if let j = lastJunction, result.last.map({ !ManeuverBuilder.ringTypes.contains($0.type) }) == true,
+                   isFlare(leg, at: j, entering: k) {
+                    result.removeLast()
+                }
                 let (steps, next) = ring(leg, entering: k)
                 result += steps
                 k = next
@@ -251,6 +259,7 @@ public struct ManeuverBuilder: Sendable {
                 // the straight-over-then-turn collapse applies only where a carriageway is crossed
                 m.crossesOneWay = crossesOneWay(at: map.source(of: outEdge), besides: inEdge, outEdge)
                 result.append(m)
+                lastJunction = k
             }
             k += 1
         }
@@ -629,6 +638,43 @@ public struct ManeuverBuilder: Sendable {
         enter.bearingAfter = bearingOut(exitEdge)
         let out = exitRing(leg, at: j, rotary: rotary)
         return ([enter, out], j + 1)
+    }
+
+    static let ringTypes: Set<ManeuverType> = [.roundabout, .rotary, .exitRoundabout, .exitRotary, .roundaboutTurn]
+
+    /// A flared approach: the road splits a few metres before a roundabout into two branches of
+    /// one name and class that each join the ring (Andorra's CG-3 at the Carretera General roundabout, both branches drawn
+    /// as two-way roads). The route takes the branch on the ring's own side (the right one on a
+    /// counter-clockwise ring), the one a driver takes anyway, and "keep right" ten metres before
+    /// "at the roundabout, take the third exit" is noise: the roundabout maneuver, with its exit
+    /// number counted from that branch, says it all. A branch onto the other side, a slip road off
+    /// a road that crosses the ring, or a road that goes somewhere else is still said.
+    private func isFlare(_ leg: RouteLeg, at j: Int, entering k: Int) -> Bool {
+        guard j > 0, j < k else { return false }
+        var gap = 0.0
+        for e in j..<k { gap += Double(map.lengthMeters(ofEdge: leg.edges[e].edge)) }
+        guard gap <= ManeuverBuilder.flareMeters else { return false }
+        let inEdge = leg.edges[j - 1], outEdge = leg.edges[j]
+        let bIn = bearingIn(inEdge)
+        let angle = Angle.difference(from: bIn, to: bearingOut(outEdge))
+        guard abs(angle) < 45 else { return false }
+        let options = roads(at: map.source(of: outEdge), from: inEdge, bearingIn: bIn).filter { $0.out.edge != outEdge.edge && $0.canEnter }
+        guard !options.isEmpty else { return false }
+        let entry = leg.edges[k]
+        var ring = Set<UInt32>()
+        var e = entry
+        while ring.count < 200, ring.insert(map.source(of: e)).inserted {
+            let n = map.target(of: e)
+            guard let next = map.outgoing(n).first(where: { $0.edge != e.edge && ManeuverBuilder.isRing(map.edge($0.edge)) }) else { break }
+            e = next
+        }
+        let counterClockwise = ringInfo(from: entry).nodes.signedArea >= 0
+        let outRec = map.edge(outEdge.edge)
+        return options.allSatisfy { o in
+            o.record.nameID == outRec.nameID && o.record.refID == outRec.refID && o.record.roadClass == outRec.roadClass
+                && (counterClockwise ? o.angle < angle : o.angle > angle)
+                && !nodesAlong(from: o.out, meters: ManeuverBuilder.flareMeters).isDisjoint(with: ring)
+        }
     }
 
     /// The step leaving a ring onto edge j.

@@ -291,6 +291,37 @@ import Testing
         #expect(try exit([("highway", "footway")]) == "roundabout-exit-1")
     }
 
+    /// A road that splits a few metres before a roundabout into two branches of its own name,
+    /// each joining the ring (CG-3 in Andorra), is one approach: the branch on the ring's side
+    /// (the right on a counter-clockwise ring) is not "keep right" ten metres before "take the
+    /// first exit". A branch that is another road is still said.
+    @Test func flaredApproachIsPartOfTheRoundabout() throws {
+        let ring = """
+                              g
+
+                              n
+                      h   w       e   f
+                           p     q
+
+
+
+                              s
+
+
+                              a
+            """
+        let road = [("highway", "primary"), ("name", "South Road")]
+        let ways = [ScenarioMap.Way("as", road), ScenarioMap.Way("sq", road),
+                    ScenarioMap.Way("pqenwp", [("highway", "primary"), ("junction", "roundabout")]),
+                    ScenarioMap.Way("ef", [("highway", "primary"), ("name", "East Road")]),
+                    ScenarioMap.Way("ng", [("highway", "primary"), ("name", "North Road")]),
+                    ScenarioMap.Way("wh", [("highway", "primary"), ("name", "West Road")])]
+        let flare = try turns(ring, grid: 5, ways + [.init("sp", road)], to: "f")
+        #expect(flare == ["depart", "roundabout-exit-1", "exit roundabout right", "arrive"])
+        let other = try turns(ring, grid: 5, ways + [.init("sp", [("highway", "primary"), ("name", "Ring Lane")])], to: "f")
+        #expect(other.count == 5 && other[1].hasSuffix("slight right") && other[2] == "roundabout-exit-1")
+    }
+
     /// Where the road parts into two roads both about straight on (within 20°) and neither way
     /// is obvious, the straighter one is not "go straight" (which of the two?) but the side to
     /// keep: "keep left at the fork" (CG-2 in Encamp, Andorra; Valhalla's "keep right at the
