@@ -57,6 +57,8 @@ public struct Maneuver: Sendable, Equatable {
     public var isWaypoint = false
     /// A way on that needs no instruction, kept while the steps are collapsed, then dropped.
     var silent = false
+    /// Given by a mapper's maneuver override: kept as it is by the collapse rules.
+    var overridden = false
     /// Distance from the leg's start to the last junction folded into this maneuver.
     var collapsedEnd = 0.0
     /// A one-way road (a divided road's carriageway) is crossed at this maneuver's junction.

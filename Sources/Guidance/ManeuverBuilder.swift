@@ -274,6 +274,7 @@ public struct ManeuverBuilder: Sendable {
         arrive.modifier = arrive.side.map { $0 == .left ? .left : .right }
         result.append(arrive)
 
+        applyOverrides(&result, leg: leg)
         result = sliproads(result, leg: leg)
         result = collapse(result, leg: leg)
         result = suppressShortNames(result, leg: leg)
@@ -701,7 +702,7 @@ public struct ManeuverBuilder: Sendable {
         while i + 1 < steps.count {
             let s = steps[i], n = steps[i + 1]
             let gap = n.distanceFromStartMeters - max(s.distanceFromStartMeters, s.collapsedEnd)
-            guard !fixed.contains(s.type), !fixed.contains(n.type) else { i += 1; continue }
+            guard !fixed.contains(s.type), !fixed.contains(n.type), !s.overridden, !n.overridden else { i += 1; continue }
             let total = Angle.difference(from: s.bearingBefore, to: n.bearingAfter)
             let sameSide = (s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true)
             // a U-turn slipway between two carriageways may be longer than a crossing: two turns
@@ -807,11 +808,11 @@ public struct ManeuverBuilder: Sendable {
         var i = 1
         while i < steps.count - 1 {
             let s = steps[i]
-            guard !s.silent, starts.contains(s.type), let mod = s.modifier, mod != .straight, mod != .uturn else { i += 1; continue }
+            guard !s.silent, !s.overridden, starts.contains(s.type), let mod = s.modifier, mod != .straight, mod != .uturn else { i += 1; continue }
             var j = i + 1
             while j < steps.count - 1 && steps[j].silent { j += 1 }
             let n = steps[j]
-            guard ends.contains(n.type), n.modifier != .uturn,
+            guard ends.contains(n.type), !n.overridden, n.modifier != .uturn,
                   n.distanceFromStartMeters - s.distanceFromStartMeters <= ManeuverBuilder.sliproadMeters else { i += 1; continue }
             // a corner cut: the two turns together are a turn to the side of the first (not a
             // loop of more than 150°, nor a parallel road that ends up straight on)
@@ -876,6 +877,71 @@ public struct ManeuverBuilder: Sendable {
         return out
     }
 
+    /// Mappers' maneuver overrides (OSM `type=maneuver` relations, as OSRM applies them): where
+    /// the route follows an override's from, via and to ways, the maneuver at its via node is the
+    /// one the mapper gave (a turn that the geometry makes look straight, a fork), or none
+    /// ("suppress": a ramp the driver need not hear about twice). An override of a junction
+    /// where Tern says nothing creates the maneuver there.
+    private func applyOverrides(_ steps: inout [Maneuver], leg: RouteLeg) {
+        guard !map.maneuverOverrides.isEmpty else { return }
+        let edges = leg.edges
+        var matched = [(ManeuverOverride, Int)]()
+        for i in edges.indices {
+            for oi in map.maneuverOverridesByFirstEdge[edges[i]] ?? [] {
+                let o = map.maneuverOverrides[oi]
+                guard i + o.path.count <= edges.count, Array(edges[i..<(i + o.path.count)]) == o.path,
+                      let k = ((i + 1)..<(i + o.path.count)).first(where: { map.source(of: edges[$0]) == o.viaNode }) else { continue }
+                matched.append((o, k))
+            }
+        }
+        // a maneuver given for a junction wins over a suppression there
+        for (o, k) in matched where o.kind != .suppress { apply(o, at: k, to: &steps, leg: leg) }
+        for (o, k) in matched where o.kind == .suppress { apply(o, at: k, to: &steps, leg: leg) }
+    }
+
+    private func apply(_ o: ManeuverOverride, at k: Int, to steps: inout [Maneuver], leg: RouteLeg) {
+        let fixed: Set<ManeuverType> = [.depart, .arrive]
+        // the step at this junction (a silent one for an obvious way on)
+        let at = steps.firstIndex { !fixed.contains($0.type) && $0.edgeIndex == k }
+        if o.kind == .suppress {
+            guard let j = at, !steps[j].overridden else { return }
+            let gone = steps.remove(at: j)
+            // the step before, onto an unnamed road (a ramp), takes the name of the road reached
+            if let p = steps[..<j].lastIndex(where: { !$0.silent }), !fixed.contains(steps[p].type),
+               steps[p].street.isEmpty, steps[p].ref.isEmpty {
+                steps[p].street = gone.street
+                steps[p].ref = gone.ref
+            }
+            return
+        }
+        let type: ManeuverType
+        switch o.kind {
+        case .turn, .uturn: type = .turn
+        case .continueOn: type = .continue
+        case .fork: type = .fork
+        case .suppress: return
+        }
+        let directions: [ManeuverOverride.Direction: ManeuverModifier] = [
+            .sharpLeft: .sharpLeft, .left: .left, .slightLeft: .slightLeft, .straight: .straight,
+            .slightRight: .slightRight, .right: .right, .sharpRight: .sharpRight,
+        ]
+        let bIn = bearingIn(leg.edges[k - 1]), bOut = bearingOut(leg.edges[k])
+        let modifier = o.kind == .uturn ? .uturn : directions[o.direction] ?? ManeuverBuilder.modifier(Angle.difference(from: bIn, to: bOut))
+        var m = at.map { steps[$0] }
+            ?? maneuver(type, modifier, leg: leg, at: k, record: map.edge(leg.edges[k].edge), bearingBefore: bIn, bearingAfter: bOut)
+        m.type = type
+        m.modifier = modifier
+        m.exit = nil
+        m.silent = false
+        m.overridden = true
+        if let j = at {
+            steps[j] = m
+        } else {
+            let j = steps.firstIndex { $0.type == .arrive || $0.shapeIndex > m.shapeIndex } ?? steps.count
+            steps.insert(m, at: max(1, j))
+        }
+    }
+
     /// Whether the road named in `b` is news after the road of step `a`.
     private func announcesNameChange(_ a: Maneuver, _ b: Maneuver) -> Bool {
         ManeuverBuilder.announces(fromName: a.street, ref: a.ref, toName: b.street, ref: b.ref)
@@ -889,7 +955,7 @@ public struct ManeuverBuilder: Sendable {
         var i = 1
         while i < steps.count - 1 {
             let s = steps[i]
-            if s.type == .newName, let prev = out.last {
+            if s.type == .newName, !s.overridden, let prev = out.last {
                 let next = steps[i + 1]
                 // (a new name where the road turns, left, right or sharp, is said however short:
                 // the driver hears the turn; not just before the arrival, which says it)
@@ -911,7 +977,7 @@ public struct ManeuverBuilder: Sendable {
     /// "At the end of the road" helps only when the road passed other junctions before it ends;
     /// right after the previous maneuver it is a plain turn (OSRM's rule).
     private func endOfRoadNeedsIntersections(_ steps: inout [Maneuver], leg: RouteLeg) {
-        for i in steps.indices.dropFirst() where steps[i].type == .endOfRoad {
+        for i in steps.indices.dropFirst() where steps[i].type == .endOfRoad && !steps[i].overridden {
             let from = max(0, steps[i - 1].edgeIndex), to = steps[i].edgeIndex
             var passed = 0
             if to > from + 1 {

@@ -15,6 +15,9 @@ public struct ImportSummary: Sendable {
     /// Edges in small pieces of the network cut off from the rest.
     public var isolatedEdges = 0
     public var restrictionsApplied = 0
+    /// Maneuver overrides (type=maneuver relations) read and kept.
+    public var maneuverOverrides = 0
+    public var maneuverOverridesApplied = 0
     /// Named places kept as landmarks.
     public var places = 0
     /// Arcs added by the contraction hierarchy.
@@ -26,6 +29,7 @@ public struct ImportSummary: Sendable {
     public var line: String {
         "kept \(roadWays) roads as \(edges) edges between \(graphNodes) nodes (\(shapePoints) shape points, \(names) names), "
             + "\(signals) traffic signals, \(barriers) barriers, \(restrictionsApplied) of \(restrictions) turn restrictions applied, "
+            + (maneuverOverrides > 0 ? "\(maneuverOverridesApplied) of \(maneuverOverrides) maneuver overrides kept, " : "")
             + "\(isolatedEdges) edges in small disconnected pieces, \(places) named places; "
             + String(format: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
     }
@@ -64,10 +68,17 @@ public enum MapCompiler {
             }
         }
         var restrictions = [RawRestriction]()
-        handlers.relationKeys = ["type"]
+        var overrides = [RawManeuverOverride]()
+        var overridesSkipped = [String: Int]()
+        handlers.relationKeys = ["type", "maneuver", "manoeuvre"]
         handlers.relation = { rel in
             if let t = rel.tags["type"], t == "restriction" || t.hasPrefix("restriction:") { summary.restrictions += 1 }
             if let r = RawRestriction(rel, options: options) { restrictions.append(r) }
+            if RawManeuverOverride.isOverride(rel) {
+                summary.maneuverOverrides += 1
+                var why = ""
+                if let o = RawManeuverOverride(rel, why: &why) { overrides.append(o) } else { overridesSkipped[why, default: 0] += 1 }
+            }
         }
         handlers.progress = { fraction in
             let p = Int(fraction * 100)
@@ -98,6 +109,11 @@ public enum MapCompiler {
             graph.places.append(Place(coordinate: c, nameID: id, kind: kind))
         }
         summary.places = graph.places.count
+        graph.maneuverOverrides = ManeuverOverride.resolve(overrides, graph: graph, index: index, skipped: &overridesSkipped)
+        summary.maneuverOverridesApplied = summary.maneuverOverrides - overridesSkipped.values.reduce(0, +)
+        if !overridesSkipped.isEmpty {
+            progress?("maneuver overrides not kept: " + overridesSkipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
         let resolved = ResolvedRestrictions.resolve(restrictions, graph: graph, index: index)
         summary.restrictionsApplied = resolved.applied
         let reasons = resolved.skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
@@ -118,6 +134,7 @@ public enum MapCompiler {
             ("roads", String(summary.roadWays)), ("nodes", String(summary.graphNodes)), ("edges", String(summary.edges)),
             ("traffic_signals", String(summary.signals)), ("barriers", String(summary.barriers)),
             ("restrictions_read", String(summary.restrictions)), ("restrictions_applied", String(summary.restrictionsApplied)),
+            ("maneuver_overrides_read", String(summary.maneuverOverrides)), ("maneuver_overrides_kept", String(summary.maneuverOverridesApplied)),
             ("routing_nodes", String(graph.routing.nodeCount)), ("hierarchy_arcs", String(graph.routing.up.count + graph.routing.down.count)),
         ]
         summary.seconds = Date().timeIntervalSince(start)

@@ -48,6 +48,12 @@
 //   POIIDX    u32 × (grid cells + 1): first POI of each GRID cell
 //   POIS      16 B per named place, by grid cell: i32 lat e7, i32 lon e7, u32 name id, u32 kind (PlaceKind)
 //
+// Maneuver overrides (optional: a map written before them has none):
+//   MANEUVR   u32 count, then per override (a mapper's type=maneuver relation): u32 via node,
+//             u8 kind (ManeuverOverride.Kind), u8 direction (ManeuverOverride.Direction),
+//             u16 path length n, u32 × n DirectedEdge.raw: the from edge, the via edges and the
+//             to edge in driving order
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -81,6 +87,10 @@ public enum MapFormat {
         case down = "CHDN"
         case poiIndex = "POIIDX"
         case pois = "POIS"
+        case maneuvers = "MANEUVR"
+
+        /// Sections a map may lack (written by a later import than the map's): read as empty.
+        public var isOptional: Bool { self == .maneuvers }
 
         /// Position in `allCases` (a switch, not a hash: it is on every map access).
         @inline(__always) public var ordinal: Int {
@@ -106,6 +116,7 @@ public enum MapFormat {
             case .down: return 18
             case .poiIndex: return 19
             case .pois: return 20
+            case .maneuvers: return 21
             }
         }
     }

@@ -74,6 +74,12 @@ public enum MapWriter {
             b.append(pl.nameID); b.append(pl.kind.rawValue)
         }
         sections.append((.pois, b.take()))
+        b.append(UInt32(graph.maneuverOverrides.count))
+        for o in graph.maneuverOverrides {
+            b.append(o.viaNode); b.append(o.kind.rawValue); b.append(o.direction.rawValue); b.append(UInt16(o.path.count))
+            for d in o.path { b.append(d.raw) }
+        }
+        sections.append((.maneuvers, b.take()))
         let r = graph.routing
         for v in r.weights { b.append(v) }
         sections.append((.routingWeights, b.take()))

@@ -57,6 +57,8 @@ public struct RoadGraph: Sendable {
     public var routing = RoutingTables()
     /// Named places kept as landmarks.
     public var places: [Place] = []
+    /// Mappers' maneuver overrides (type=maneuver relations).
+    public var maneuverOverrides: [ManeuverOverride] = []
 
     public init() {}
 }
@@ -109,5 +111,37 @@ public struct Place: Sendable, Equatable {
         self.coordinate = coordinate
         self.nameID = nameID
         self.kind = kind
+    }
+}
+
+/// A mapper's override of the maneuver at a junction (OSM `type=maneuver` relations, as OSRM
+/// reads them): where a route follows `path` (the from edge, any via edges, the to edge), the
+/// maneuver at `viaNode` is `kind` with `direction`, or not said at all.
+public struct ManeuverOverride: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable { case turn = 0, continueOn, fork, uturn, suppress }
+    /// `none` keeps the direction worked out from the geometry.
+    public enum Direction: UInt8, Sendable { case none = 0, sharpLeft, left, slightLeft, straight, slightRight, right, sharpRight }
+    public var kind: Kind
+    public var direction: Direction
+    public var viaNode: UInt32
+    public var path: [DirectedEdge]
+
+    public init(kind: Kind, direction: Direction, viaNode: UInt32, path: [DirectedEdge]) {
+        self.kind = kind
+        self.direction = direction
+        self.viaNode = viaNode
+        self.path = path
+    }
+
+    /// From the relation's tags: `maneuver` (turn, continue, fork, uturn, suppress) and
+    /// `direction` (sharp_left … sharp_right, straight); nil for any other maneuver.
+    public static func parse(maneuver: String, direction: String?) -> (Kind, Direction)? {
+        let kinds: [String: Kind] = ["turn": .turn, "continue": .continueOn, "fork": .fork, "uturn": .uturn, "suppress": .suppress]
+        let directions: [String: Direction] = ["sharp_left": .sharpLeft, "left": .left, "slight_left": .slightLeft, "straight": .straight,
+                                               "slight_right": .slightRight, "right": .right, "sharp_right": .sharpRight]
+        guard let k = kinds[maneuver.trimmingCharacters(in: .whitespaces).lowercased()] else { return nil }
+        guard let d = direction?.trimmingCharacters(in: .whitespaces).lowercased(), !d.isEmpty else { return (k, .none) }
+        guard let dir = directions[d] else { return nil }
+        return (k, dir)
     }
 }

@@ -97,10 +97,11 @@ public final class RoadMap: Sendable {
             }
             found[tag] = range
         }
-        for tag in MapFormat.Tag.allCases where found[tag.rawValue] == nil {
+        for tag in MapFormat.Tag.allCases where found[tag.rawValue] == nil && !tag.isOptional {
             throw MapError.missingSection(path: path, section: tag.rawValue)
         }
         sections = found
+        for tag in MapFormat.Tag.allCases where found[tag.rawValue] == nil { found[tag.rawValue] = 0..<0 }
         starts = MapFormat.Tag.allCases.map { found[$0.rawValue]!.lowerBound }
         func len(_ t: MapFormat.Tag) -> Int { found[t.rawValue]!.count }
         func check(_ ok: Bool, _ detail: String) throws { if !ok { throw MapError.corrupt(path: path, detail: detail) } }
@@ -119,6 +120,43 @@ public final class RoadMap: Sendable {
         try check(len(.names) >= 4 + 4 * (nameCount + 1), "NAMES offsets")
         try check(len(.grid) >= GridHeader.byteSize, "GRID size")
         grid = GridHeader(raw: raw, offset: found[MapFormat.Tag.grid.rawValue]!.lowerBound)
+        (maneuverOverrides, maneuverOverridesByFirstEdge) = try RoadMap.readOverrides(
+            raw, found[MapFormat.Tag.maneuvers.rawValue]!, nodeCount: nodeCount, edgeCount: edgeCount, path: path)
+    }
+
+    /// Mappers' maneuver overrides, and for each first edge of a path the overrides starting there.
+    public let maneuverOverrides: [ManeuverOverride]
+    public let maneuverOverridesByFirstEdge: [DirectedEdge: [Int]]
+
+    private static func readOverrides(_ raw: UnsafeRawBufferPointer, _ r: Range<Int>, nodeCount: Int, edgeCount: Int,
+                                      path: String) throws -> ([ManeuverOverride], [DirectedEdge: [Int]]) {
+        guard !r.isEmpty else { return ([], [:]) }
+        func bad(_ detail: String) -> MapError { MapError.corrupt(path: path, detail: "MANEUVR: \(detail)") }
+        guard r.count >= 4 else { throw bad("size") }
+        let count = Int(raw.loadUnaligned(fromByteOffset: r.lowerBound, as: UInt32.self).littleEndian)
+        var out = [ManeuverOverride]()
+        var byFirst = [DirectedEdge: [Int]]()
+        var o = r.lowerBound + 4
+        for i in 0..<count {
+            guard o + 8 <= r.upperBound else { throw bad("override \(i) is cut off") }
+            let via = raw.loadUnaligned(fromByteOffset: o, as: UInt32.self).littleEndian
+            guard let kind = ManeuverOverride.Kind(rawValue: raw[o + 4]), let dir = ManeuverOverride.Direction(rawValue: raw[o + 5]) else {
+                throw bad("override \(i) has an unknown kind or direction")
+            }
+            let n = Int(raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self).littleEndian)
+            o += 8
+            guard n >= 2, o + 4 * n <= r.upperBound, Int(via) < nodeCount else { throw bad("override \(i) is out of range") }
+            var edges = [DirectedEdge]()
+            for k in 0..<n {
+                let d = DirectedEdge(raw: raw.loadUnaligned(fromByteOffset: o + 4 * k, as: UInt32.self).littleEndian)
+                guard Int(d.edge) < edgeCount else { throw bad("override \(i) refers to a missing edge") }
+                edges.append(d)
+            }
+            o += 4 * n
+            byFirst[edges[0], default: []].append(out.count)
+            out.append(ManeuverOverride(kind: kind, direction: dir, viaNode: via, path: edges))
+        }
+        return (out, byFirst)
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), mappedSize) }
@@ -131,7 +169,7 @@ public final class RoadMap: Sendable {
     @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
 
     /// The section's bytes (for map-info and tests).
-    public func sectionRange(_ tag: MapFormat.Tag) -> Range<Int> { sections[tag.rawValue]! }
+    public func sectionRange(_ tag: MapFormat.Tag) -> Range<Int> { sections[tag.rawValue] ?? 0..<0 }
     public var sectionTags: [String] { sections.keys.sorted() }
     public var fileSizeBytes: Int { mappedSize }
 

@@ -322,6 +322,43 @@ import Testing
         #expect(other.count == 5 && other[1].hasSuffix("slight right") && other[2] == "roundabout-exit-1")
     }
 
+    /// Mappers' maneuver overrides (OSM relations with a `maneuver` tag, as OSRM reads them):
+    /// along the from, via and to ways the maneuver at the via node is the one given, where Tern
+    /// would say nothing too, or none at all ("suppress"); the other way round, and where the
+    /// relation is malformed (no via node), the geometry decides. A via node where no third car
+    /// road meets is no junction: its override is not kept.
+    @Test func maneuverOverridesAreSaid() throws {
+        let junction = """
+            a       b       c
+                    |
+                    |
+                    d       e
+            """
+        var s = ScenarioMap(ascii: junction, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        s.ways = [.init("ab", [("highway", "primary"), ("name", "Main Street")]),
+                  .init("bc", [("highway", "primary"), ("name", "Main Street")]),
+                  .init("bd", [("highway", "residential"), ("name", "Side Road")]),
+                  .init("de", [("highway", "residential"), ("name", "Side Road")])]
+        func rel(_ members: [(String, String, String)], _ tags: [(String, String)]) -> ScenarioMap.Relation {
+            ScenarioMap.Relation(members: members.map { (type: $0.0, ref: $0.1, role: $0.2) }, tags: [("type", "maneuver")] + tags)
+        }
+        s.relations = [
+            rel([("way", "ab", "from"), ("node", "b", "via"), ("way", "bc", "to")], [("maneuver", "turn"), ("direction", "slight_left")]),
+            rel([("way", "ab", "from"), ("node", "b", "via"), ("way", "bd", "to")], [("maneuver", "suppress")]),
+            rel([("way", "cb", "from"), ("way", "bd", "to")], [("maneuver", "uturn")]),
+            rel([("way", "bd", "from"), ("node", "d", "via"), ("way", "de", "to")], [("maneuver", "turn"), ("direction", "left")]),
+        ]
+        let m = try TestMaps.scenario(s)
+        #expect(m.maneuverOverrides.count == 2)
+        #expect(m.metaJSON.contains(#""maneuver_overrides_read":4,"maneuver_overrides_kept":2"#))
+        let turns = { (a: Character, b: Character) in try self.maneuvers(m, s[a]!, s[b]!).map(\.osrmTurn) }
+        #expect(try turns("a", "c") == ["depart", "turn slight left", "arrive"])
+        #expect(try turns("c", "a") == ["depart", "arrive"])
+        #expect(try turns("a", "d") == ["depart", "arrive"])
+        #expect(try turns("c", "d") == ["depart", "turn left", "arrive"])
+        #expect(try turns("a", "e") == ["depart", "arrive"])
+    }
+
     /// Where the road parts into two roads both about straight on (within 20°) and neither way
     /// is obvious, the straighter one is not "go straight" (which of the two?) but the side to
     /// keep: "keep left at the fork" (CG-2 in Encamp, Andorra; Valhalla's "keep right at the

@@ -28,6 +28,9 @@ func squareGraph() -> RoadGraph {
     g.names.append("Corner Café")
     g.places = [Place(coordinate: o.moved(meters: 10, bearingDegrees: 45), nameID: 4, kind: .cafe)]
     g.meta = [("format", "\"test\"")]
+    // a mapper's override: from the north side round the corner onto the east side, "sharp right"
+    g.maneuverOverrides = [ManeuverOverride(kind: .turn, direction: .sharpRight, viaNode: 1,
+                                            path: [DirectedEdge(edge: 0, reversed: false), DirectedEdge(edge: 1, reversed: false)])]
     return g
 }
 
@@ -56,6 +59,8 @@ func squareGraph() -> RoadGraph {
         #expect(!m.outgoing(2).contains(DirectedEdge(edge: 4, reversed: true)))
         #expect(m.incoming(2).contains(DirectedEdge(edge: 4, reversed: false)))
         #expect(m.metaJSON == #"{"format":"test"}"#)
+        #expect(m.maneuverOverrides == g.maneuverOverrides)
+        #expect(m.maneuverOverridesByFirstEdge[DirectedEdge(edge: 0, reversed: false)] == [0])
         let cafes = m.places(near: g.nodes[0], radiusMeters: 30)
         #expect(cafes.count == 1)
         #expect(cafes.first.map { m.name($0.place.nameID) } == "Corner Café")
@@ -127,6 +132,28 @@ func squareGraph() -> RoadGraph {
         #expect(refused >= 390, "only \(refused) of 400 damaged files were refused")
         #expect(refused + opened == 400)
     }
+}
+
+/// A map written before maneuver overrides existed has no MANEUVR section: it opens, with none.
+@Test func mapsWithoutManeuverOverridesOpen() throws {
+    var bytes = [UInt8](MapWriter.encode(squareGraph()))
+    func u32(_ o: Int) -> UInt32 { bytes[o..<(o + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+    func put(_ v: UInt32, at o: Int) { for i in 0..<4 { bytes[o + i] = UInt8(truncatingIfNeeded: v >> (8 * i)) } }
+    let count = Int(u32(12))
+    let entry = (0..<count).map { 32 + $0 * 32 }.first { String(decoding: bytes[$0..<($0 + 7)], as: UTF8.self) == "MANEUVR" }
+    let e = try #require(entry)
+    // drop the entry from the section table (its bytes stay behind, unreferenced)
+    let tableEnd = 32 + count * 32
+    bytes.replaceSubrange(e..<tableEnd, with: bytes[(e + 32)..<tableEnd] + [UInt8](repeating: 0, count: 32))
+    put(UInt32(count - 1), at: 12)
+    put(bytes.withUnsafeBytes { MapWriter.crc32(UnsafeRawBufferPointer(rebasing: $0[32..<(tableEnd - 32)])) }, at: 24)
+    let path = NSTemporaryDirectory() + "tern-old-\(UUID().uuidString).tmap"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { unlink(path) }
+    let m = try RoadMap(path: path)
+    #expect(m.maneuverOverrides.isEmpty)
+    #expect(m.edgeCount == 5)
+    #expect(!m.sectionTags.contains("MANEUVR"))
 }
 
 @Test func tagOrdinalsFollowTheirOrder() {
