@@ -57,7 +57,7 @@ struct RouteCheck {
             if got != want { problems.append("turns \(got), expected \(want)") }
         }
         if let want = row["modes"], !want.isEmpty {
-            let got = steps.map { map.flags(ofEdge: map.nearestEdges(to: $0.location, radiusMeters: 1, limit: 1).first?.edge ?? 0).contains(.ferry) ? "ferry" : "driving" }
+            let got = steps.map { $0.onFerry ? "ferry" : "driving" }
             if got.joined(separator: ",") != want { problems.append("modes \(got.joined(separator: ",")), expected \(want)") }
         }
         if let want = row["locations"], !want.isEmpty {

@@ -55,6 +55,8 @@ public struct Maneuver: Sendable, Equatable {
     public var landmark: Landmark?
     /// An arrival at an intermediate stop, not the destination.
     public var isWaypoint = false
+    /// The road taken from here on is a ferry (OSRM's mode "ferry"; else "driving").
+    public var onFerry = false
     /// A way on that needs no instruction, kept while the steps are collapsed, then dropped.
     var silent = false
     /// Given by a mapper's maneuver override: kept as it is by the collapse rules.

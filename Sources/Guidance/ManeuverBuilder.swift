@@ -232,6 +232,7 @@ public struct ManeuverBuilder: Sendable {
         result.append(Maneuver(type: .depart, modifier: nil, street: map.name(first.nameID), ref: map.name(first.refID),
                                location: leg.shape[0], shapeIndex: 0, distanceFromStartMeters: 0,
                                bearingBefore: 0, bearingAfter: bearingOut(leg, shapeIndex: 0)))
+        result[0].onFerry = first.flags.contains(.ferry)
         var k = 1
         var lastJunction: Int? = nil
         // a route that starts on a ring: no steps until it leaves it
@@ -255,6 +256,18 @@ public struct ManeuverBuilder: Sendable {
                 k = next
                 continue
             }
+            let inFerry = inRec.flags.contains(.ferry), outFerry = outRec.flags.contains(.ferry)
+            if inFerry && outFerry && !announcesName(from: inRec, to: outRec) {
+                // on the ferry: nothing to say until it lands (or another ferry is taken)
+                k += 1
+                continue
+            }
+            if inFerry != outFerry {
+                result.append(modeChange(leg, at: k))
+                lastJunction = k
+                k += 1
+                continue
+            }
             if var m = junction(leg, at: k) {
                 // the straight-over-then-turn collapse applies only where a carriageway is crossed
                 m.crossesOneWay = crossesOneWay(at: map.source(of: outEdge), besides: inEdge, outEdge)
@@ -272,6 +285,7 @@ public struct ManeuverBuilder: Sendable {
                               bearingBefore: bearingIn(leg, shapeIndex: lastIndex), bearingAfter: 0)
         if let dest = destination { arrive.side = side(of: dest, leg: leg) }
         arrive.modifier = arrive.side.map { $0 == .left ? .left : .right }
+        arrive.onFerry = lastRec.flags.contains(.ferry)
         result.append(arrive)
 
         applyOverrides(&result, leg: leg)
@@ -282,6 +296,17 @@ public struct ManeuverBuilder: Sendable {
         addLandmarks(&result, leg: leg)
         lengths(&result, leg: leg)
         return result
+    }
+
+    /// Onto a ferry or off it (OSRM's mode change): a turn where the car has another way to go,
+    /// else a notification ("continue onto the ferry"), its side from the angle. No fork and no
+    /// obvious way: the driver boards or lands here.
+    private func modeChange(_ leg: RouteLeg, at k: Int) -> Maneuver {
+        let inEdge = leg.edges[k - 1], outEdge = leg.edges[k]
+        let bIn = bearingIn(inEdge), bOut = bearingOut(outEdge)
+        let choice = roads(at: map.source(of: outEdge), from: inEdge, bearingIn: bIn).contains { $0.out.edge != outEdge.edge && $0.canEnter }
+        return maneuver(choice ? .turn : .notification, ManeuverBuilder.modifier(Angle.difference(from: bIn, to: bOut)),
+                        leg: leg, at: k, record: map.edge(outEdge.edge), bearingBefore: bIn, bearingAfter: bOut)
     }
 
     /// A maneuver at the junction between edges k−1 and k, nil when nothing needs saying.
@@ -536,6 +561,7 @@ public struct ManeuverBuilder: Sendable {
                          location: map.coordinate(ofNode: map.source(of: leg.edges[k])), shapeIndex: shapeIndex,
                          distanceFromStartMeters: along, bearingBefore: bearingBefore, bearingAfter: bearingAfter)
         m.edgeIndex = k
+        m.onFerry = record.flags.contains(.ferry)
         return m
     }
 
@@ -697,7 +723,7 @@ public struct ManeuverBuilder: Sendable {
     /// junction) take part and are dropped afterwards.
     private func collapse(_ input: [Maneuver], leg: RouteLeg) -> [Maneuver] {
         var steps = input
-        let fixed: Set<ManeuverType> = [.roundabout, .rotary, .exitRoundabout, .exitRotary, .roundaboutTurn, .depart, .arrive]
+        let fixed: Set<ManeuverType> = [.roundabout, .rotary, .exitRoundabout, .exitRotary, .roundaboutTurn, .depart, .arrive, .notification]
         var i = 1
         while i + 1 < steps.count {
             let s = steps[i], n = steps[i + 1]

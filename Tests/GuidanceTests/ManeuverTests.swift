@@ -359,6 +359,26 @@ import Testing
         #expect(try turns("a", "e") == ["depart", "arrive"])
     }
 
+    /// Boarding or leaving a ferry is OSRM's mode change: a notification where the car has no
+    /// other way to go, a plain turn (never a fork, never silent) where it has; while on the
+    /// ferry nothing is said where its ways part, unless another ferry is taken.
+    @Test func ferriesAreModeChanges() throws {
+        let crossing = """
+            a   b       f       c   d
+                                |
+                    g           e
+            """
+        let ferry = [("route", "ferry"), ("name", "Rhine Ferry")]
+        let ways = [ScenarioMap.Way("ab", [("highway", "primary"), ("name", "West Road")]),
+                    ScenarioMap.Way("bf", ferry), ScenarioMap.Way("fc", ferry), ScenarioMap.Way("fg", ferry),
+                    ScenarioMap.Way("cd", [("highway", "primary"), ("name", "East Road")]),
+                    ScenarioMap.Way("ce", [("highway", "primary"), ("name", "South Road")])]
+        let across = try drive(crossing, grid: 100, ways, to: "d")
+        #expect(across.map(\.osrmTurn) == ["depart", "notification straight", "turn straight", "arrive"])
+        #expect(across.map(\.onFerry) == [false, true, false, false])
+        #expect(try turns(crossing, grid: 100, ways, to: "e") == ["depart", "notification straight", "turn right", "arrive"])
+    }
+
     /// Where the road parts into two roads both about straight on (within 20°) and neither way
     /// is obvious, the straighter one is not "go straight" (which of the two?) but the side to
     /// keep: "keep left at the fork" (CG-2 in Encamp, Andorra; Valhalla's "keep right at the
