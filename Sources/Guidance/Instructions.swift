@@ -114,11 +114,26 @@ public struct Instructions: Sendable {
             }
         case .merge: s = say("merge", m)
         case .onRamp: s = say("on_ramp", m, ["side": side(m.modifier)])
-        case .offRamp: s = say("off_ramp", m, ["side": side(m.modifier)])
+        case .offRamp:
+            // "take exit 12 on the right": the number on the sign where the exit leaves
+            s = m.exitNumber.isEmpty ? say("off_ramp", m, ["side": side(m.modifier)])
+                : say("off_ramp.exit", m, ["side": side(m.modifier), "exit": Double(m.exitNumber).map(locale.number) ?? m.exitNumber])
         case .fork: s = say("fork", m, ["side": side(m.modifier)])
         case .endOfRoad: s = say("end_of_road", m, ["modifier": modifier(m.modifier)])
         case .notification: s = say("continue", m)
         case .turn: s = turn(m)
+        }
+        // what the signs say the road leads to, where the driver reads them: ramps, forks, merges
+        // and turns ("take the ramp on the right towards A 5, Frankfurt"); not the ref or name
+        // the instruction has already said
+        let signed: Set<ManeuverType> = [.onRamp, .offRamp, .fork, .merge, .turn, .endOfRoad]
+        if signed.contains(m.type) {
+            var parts = m.destination.components(separatedBy: ", ").filter { !$0.isEmpty }
+            let said = Instructions.wayName(m)
+            if parts.count > 1, !said.isEmpty, said.contains(parts[0]) { parts.removeFirst() }
+            if !parts.isEmpty, parts != [said] {
+                s = locale.phrase("towards", ["instruction": locale.embedded(s), "destination": parts.joined(separator: ", ")])
+            }
         }
         let ring: Set<ManeuverType> = [.roundabout, .rotary, .roundaboutTurn, .exitRoundabout, .exitRotary, .depart, .arrive]
         if !ring.contains(m.type), let lm = m.landmark {

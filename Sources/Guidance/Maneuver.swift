@@ -57,6 +57,10 @@ public struct Maneuver: Sendable, Equatable {
     public var isWaypoint = false
     /// The road taken from here on is a ferry (OSRM's mode "ferry"; else "driving").
     public var onFerry = false
+    /// What the signs say the road taken leads to ("A 5, Frankfurt"), "" where nothing is signed.
+    public var destination = ""
+    /// The motorway exit number where the maneuver leaves ("12"), "" where there is none.
+    public var exitNumber = ""
     /// A way on that needs no instruction, kept while the steps are collapsed, then dropped.
     var silent = false
     /// Given by a mapper's maneuver override: kept as it is by the collapse rules.

@@ -562,6 +562,8 @@ public struct ManeuverBuilder: Sendable {
                          distanceFromStartMeters: along, bearingBefore: bearingBefore, bearingAfter: bearingAfter)
         m.edgeIndex = k
         m.onFerry = record.flags.contains(.ferry)
+        m.destination = map.destination(of: leg.edges[k])
+        m.exitNumber = map.exitRef(ofNode: map.source(of: leg.edges[k]))
         return m
     }
 

@@ -50,6 +50,9 @@ public struct WayAttributes: Sendable, Equatable {
     public var durationSeconds: Double?
     /// False where a route may not start or end (ferries, private service roads).
     public var startpoint = true
+    /// What the signs say the way leads to, per direction ("A 5, Frankfurt"; "" for none).
+    public var destinationForward = ""
+    public var destinationBackward = ""
 }
 
 /// Node properties for cars: flags, and penalties when driving through.
@@ -62,6 +65,8 @@ public struct NodeAttributes: Sendable, Equatable {
     public var signalFacing: Facing = .both
     public var stopPenaltySeconds = 0.0
     public var stopFacing: Facing = .both
+    /// The exit number of a motorway junction (`highway=motorway_junction` + `ref`).
+    public var exitRef = ""
 }
 
 /// The car profile: which OSM ways and nodes a car may use and how fast, from their tags,
@@ -259,7 +264,22 @@ public enum CarProfile {
         a.restrictedBackward = restrictedBackward && backward
         a.durationSeconds = durationSeconds
         a.startpoint = startpoint
+        a.destinationForward = forward ? destination(tags, forward: true) : ""
+        a.destinationBackward = backward ? destination(tags, forward: false) : ""
         return a
+    }
+
+    /// What the signs say a way leads to in one direction, as a driver hears it: the first of its
+    /// `destination:ref` and the first of its `destination` ("A 5, Frankfurt"; a sign lists more,
+    /// the first is the one to look for). Plain `destination` is the way's own direction (OSM
+    /// tags the other as `destination:backward`).
+    public static func destination(_ tags: OSMTags, forward: Bool) -> String {
+        let dir = forward ? "forward" : "backward"
+        func first(_ key: String) -> String {
+            let v = tags["\(key):\(dir)"] ?? (forward ? tags[key] : nil)
+            return spokenLabel(v?.split(separator: ";").first.map(String.init))
+        }
+        return [first("destination:ref"), first("destination")].filter { !$0.isEmpty }.joined(separator: ", ")
     }
 
     /// A road cars may drive that the profile does not route on: `highway=road` (a road of
@@ -436,6 +456,7 @@ public enum CarProfile {
         default: break
         }
         if tags["crossing"] == "traffic_signals" { a.flags.insert(.crossing) }
+        if tags["highway"] == "motorway_junction" { a.exitRef = spokenLabel(tags["ref"]?.split(separator: ";").first.map(String.init)) }
         // access on the node decides; otherwise the barrier type
         let access = accessKeys.lazy.compactMap { tags[$0] }.first
         if let v = access {

@@ -146,7 +146,10 @@ struct GraphBuilder {
                 if k == way.nodeIDs.count - 1 || isGraphNode(id) {
                     let endNode = graphNode(id, way.coordinates[k])
                     if !(startNode == endNode && shape.isEmpty) {
-                        index.wayEdges[way.id, default: []].append(UInt32(g.edges.count))
+                        let e = UInt32(g.edges.count)
+                        if !a.destinationForward.isEmpty { g.destinations[DirectedEdge(edge: e, reversed: false)] = intern(a.destinationForward) }
+                        if !a.destinationBackward.isEmpty { g.destinations[DirectedEdge(edge: e, reversed: true)] = intern(a.destinationBackward) }
+                        index.wayEdges[way.id, default: []].append(e)
                         g.edges.append(EdgeRecord(
                             from: startNode, to: endNode, geometryStart: UInt32(g.geometry.count),
                             geometryCount: UInt32(shape.count), lengthMeters: Float(max(length, 0.01)),
@@ -175,6 +178,9 @@ struct GraphBuilder {
             }
         }
         index.nodes = nodeIndex
+        for (id, attrs) in nodeAttributes where !attrs.exitRef.isEmpty {
+            if let n = nodeIndex[id] { g.exitRefs[n] = intern(attrs.exitRef) }
+        }
         return g
     }
 

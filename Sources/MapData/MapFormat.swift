@@ -54,6 +54,13 @@
 //             u16 path length n, u32 × n DirectedEdge.raw: the from edge, the via edges and the
 //             to edge in driving order
 //
+// Signposts (optional, like MANEUVR):
+//   DESTS     u32 count, then count × (u32 DirectedEdge.raw, u32 name id), ascending by edge: what
+//             the signs say a directed edge leads to ("A 5, Frankfurt": first destination:ref and
+//             first destination)
+//   EXITREF   u32 count, then count × (u32 node, u32 name id), ascending by node: the exit number
+//             of a motorway junction ("12")
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -88,9 +95,11 @@ public enum MapFormat {
         case poiIndex = "POIIDX"
         case pois = "POIS"
         case maneuvers = "MANEUVR"
+        case destinations = "DESTS"
+        case exitRefs = "EXITREF"
 
         /// Sections a map may lack (written by a later import than the map's): read as empty.
-        public var isOptional: Bool { self == .maneuvers }
+        public var isOptional: Bool { self == .maneuvers || self == .destinations || self == .exitRefs }
 
         /// Position in `allCases` (a switch, not a hash: it is on every map access).
         @inline(__always) public var ordinal: Int {
@@ -117,6 +126,8 @@ public enum MapFormat {
             case .poiIndex: return 19
             case .pois: return 20
             case .maneuvers: return 21
+            case .destinations: return 22
+            case .exitRefs: return 23
             }
         }
     }

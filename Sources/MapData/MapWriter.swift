@@ -80,6 +80,12 @@ public enum MapWriter {
             for d in o.path { b.append(d.raw) }
         }
         sections.append((.maneuvers, b.take()))
+        b.append(UInt32(graph.destinations.count))
+        for (d, name) in graph.destinations.sorted(by: { $0.key < $1.key }) { b.append(d.raw); b.append(name) }
+        sections.append((.destinations, b.take()))
+        b.append(UInt32(graph.exitRefs.count))
+        for (n, name) in graph.exitRefs.sorted(by: { $0.key < $1.key }) { b.append(n); b.append(name) }
+        sections.append((.exitRefs, b.take()))
         let r = graph.routing
         for v in r.weights { b.append(v) }
         sections.append((.routingWeights, b.take()))

@@ -59,6 +59,9 @@ public struct RoadGraph: Sendable {
     public var places: [Place] = []
     /// Mappers' maneuver overrides (type=maneuver relations).
     public var maneuverOverrides: [ManeuverOverride] = []
+    /// Signposts: what a directed edge leads to (a name id), and motorway exit numbers by node.
+    public var destinations: [DirectedEdge: UInt32] = [:]
+    public var exitRefs: [UInt32: UInt32] = [:]
 
     public init() {}
 }

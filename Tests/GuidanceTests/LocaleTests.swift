@@ -64,6 +64,23 @@ import Testing
             landmark.landmark = lm
             samples.append(landmark)
         }
+        // signposts: an exit number and what the road leads to
+        var signed = [Maneuver]()
+        for type in [ManeuverType.offRamp, .onRamp, .fork, .merge, .turn, .endOfRoad] {
+            for street in ["", "Hauptstraße"] {
+                var m = Maneuver(type: type, modifier: .slightRight, street: street, location: at, shapeIndex: 0,
+                                 distanceFromStartMeters: 0, bearingAfter: 100)
+                m.destination = "A 9, Nürnberg"
+                m.exitNumber = type == .offRamp ? "74b" : ""
+                signed.append(m)
+            }
+        }
+        samples += signed
+        let signedTexts = signed.map { (Instructions(locale: l).text($0), $0.type == .offRamp) }
+        for (text, numbered) in signedTexts {
+            let ok = text.contains("Nürnberg") && (!numbered || text.contains("74b"))
+            #expect(ok, "\(code): \(text)")
+        }
         for units in UnitSystem.allCases {
             let t = Instructions(locale: l, units: units)
             for m in samples {
@@ -138,6 +155,29 @@ import Testing
 
 extension LocaleTests {
     /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.
+    /// What the signs say: "take exit 12 on the right towards Frankfurt"; a ref the instruction
+    /// has already said is not said twice, nor a destination that is the road's own name.
+    @Test func signpostsAreSaid() throws {
+        let at = Coordinate(latitude: 49.4, longitude: 8.6)
+        let en = Instructions()
+        var exit = Maneuver(type: .offRamp, modifier: .slightRight, street: "", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        exit.exitNumber = "38"
+        exit.destination = "B 535, Schwetzingen"
+        #expect(en.text(exit) == "Take exit 38 on the right towards B 535, Schwetzingen")
+        exit.ref = "B 535"
+        #expect(en.text(exit) == "Take exit 38 on the right onto B 535 towards Schwetzingen")
+        var fork = Maneuver(type: .fork, modifier: .slightLeft, street: "", ref: "A 5", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        fork.destination = "A 5"
+        #expect(en.text(fork) == "Keep left at the fork onto A 5")
+        fork.destination = "Darmstadt"
+        #expect(Instructions(locale: GuidanceLocale.named("en-US")!).text(fork) == "Keep left at the fork onto A 5 toward Darmstadt")
+        #expect(Instructions(locale: GuidanceLocale.named("de")!).text(fork) == "An der Gabelung links halten und auf A 5 weiterfahren, Richtung Darmstadt")
+        #expect(Instructions(locale: GuidanceLocale.named("he")!).text(exit).contains("שלושים ושמונה"))
+        var name = Maneuver(type: .newName, modifier: .straight, street: "Speyerer Straße", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        name.destination = "Heidelberg"
+        #expect(en.text(name) == "Continue onto Speyerer Straße")
+    }
+
     @Test func hebrewDistancesAreWords() throws {
         let he = Instructions(locale: try #require(GuidanceLocale.named("he")))
         for d in [40.0, 150, 300, 950, 2600, 7400] {

@@ -379,6 +379,32 @@ import Testing
         #expect(try turns(crossing, grid: 100, ways, to: "e") == ["depart", "notification straight", "turn right", "arrive"])
     }
 
+    /// Signposts from the map: the exit number of the motorway junction where the ramp leaves
+    /// and what the ramp's signs say it leads to (first destination:ref and first destination);
+    /// `destination:backward` on a two-way road for the way against its drawing.
+    @Test func signpostsComeFromTheMap() throws {
+        let road = """
+            a       b                       c
+                        d
+                                e       f
+            """
+        var s = ScenarioMap(ascii: road, gridMeters: 40, origin: Coordinate(latitude: 49.4, longitude: 8.6))
+        s.ways = [.init("abc", [("highway", "motorway"), ("ref", "A 5"), ("oneway", "yes")]),
+                  .init("bde", [("highway", "motorway_link"), ("oneway", "yes"),
+                                ("destination", "Schwetzingen;Leimen"), ("destination:ref", "B 535")]),
+                  .init("fe", [("highway", "primary"), ("ref", "B 535"), ("destination:backward", "Mannheim")])]
+        s.nodeTags["b"] = [("highway", "motorway_junction"), ("ref", "38"), ("name", "Heidelberg/Schwetzingen")]
+        let m = try TestMaps.scenario(s)
+        let steps = try maneuvers(m, s["a"]!, s["f"]!)
+        let exit = try #require(steps.first { $0.type == .offRamp })
+        #expect(exit.exitNumber == "38")
+        #expect(exit.destination == "B 535, Schwetzingen")
+        #expect(Instructions().text(exit) == "Take exit 38 on the right towards B 535, Schwetzingen")
+        let merge = try #require(steps.first { $0.distanceFromStartMeters > exit.distanceFromStartMeters && $0.type != .arrive })
+        #expect(merge.destination == "Mannheim")
+        #expect(try maneuvers(m, s["f"]!, s["e"]!).allSatisfy { $0.destination.isEmpty })
+    }
+
     /// Where the road parts into two roads both about straight on (within 20°) and neither way
     /// is obvious, the straighter one is not "go straight" (which of the two?) but the side to
     /// keep: "keep left at the fork" (CG-2 in Encamp, Andorra; Valhalla's "keep right at the

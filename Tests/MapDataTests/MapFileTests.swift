@@ -31,6 +31,9 @@ func squareGraph() -> RoadGraph {
     // a mapper's override: from the north side round the corner onto the east side, "sharp right"
     g.maneuverOverrides = [ManeuverOverride(kind: .turn, direction: .sharpRight, viaNode: 1,
                                             path: [DirectedEdge(edge: 0, reversed: false), DirectedEdge(edge: 1, reversed: false)])]
+    // signposts: the diagonal leads to "Diagonal" (name 3), node 1 is exit "North Side" (name 1)
+    g.destinations = [DirectedEdge(edge: 4, reversed: false): 3]
+    g.exitRefs = [1: 1]
     return g
 }
 
@@ -61,6 +64,11 @@ func squareGraph() -> RoadGraph {
         #expect(m.metaJSON == #"{"format":"test"}"#)
         #expect(m.maneuverOverrides == g.maneuverOverrides)
         #expect(m.maneuverOverridesByFirstEdge[DirectedEdge(edge: 0, reversed: false)] == [0])
+        #expect(m.destination(of: DirectedEdge(edge: 4, reversed: false)) == "Diagonal")
+        #expect(m.destination(of: DirectedEdge(edge: 4, reversed: true)) == "")
+        #expect(m.destination(of: DirectedEdge(edge: 0, reversed: false)) == "")
+        #expect(m.exitRef(ofNode: 1) == "North Side")
+        #expect(m.exitRef(ofNode: 2) == "")
         let cafes = m.places(near: g.nodes[0], radiusMeters: 30)
         #expect(cafes.count == 1)
         #expect(cafes.first.map { m.name($0.place.nameID) } == "Corner Café")
@@ -134,26 +142,33 @@ func squareGraph() -> RoadGraph {
     }
 }
 
-/// A map written before maneuver overrides existed has no MANEUVR section: it opens, with none.
-@Test func mapsWithoutManeuverOverridesOpen() throws {
+/// A map written before maneuver overrides and signposts existed has no MANEUVR, DESTS or
+/// EXITREF section: it opens, with none.
+@Test func mapsWithoutOptionalSectionsOpen() throws {
     var bytes = [UInt8](MapWriter.encode(squareGraph()))
     func u32(_ o: Int) -> UInt32 { bytes[o..<(o + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
     func put(_ v: UInt32, at o: Int) { for i in 0..<4 { bytes[o + i] = UInt8(truncatingIfNeeded: v >> (8 * i)) } }
-    let count = Int(u32(12))
-    let entry = (0..<count).map { 32 + $0 * 32 }.first { String(decoding: bytes[$0..<($0 + 7)], as: UTF8.self) == "MANEUVR" }
-    let e = try #require(entry)
-    // drop the entry from the section table (its bytes stay behind, unreferenced)
-    let tableEnd = 32 + count * 32
-    bytes.replaceSubrange(e..<tableEnd, with: bytes[(e + 32)..<tableEnd] + [UInt8](repeating: 0, count: 32))
-    put(UInt32(count - 1), at: 12)
-    put(bytes.withUnsafeBytes { MapWriter.crc32(UnsafeRawBufferPointer(rebasing: $0[32..<(tableEnd - 32)])) }, at: 24)
+    for tag in MapFormat.Tag.allCases where tag.isOptional {
+        let count = Int(u32(12))
+        let entry = (0..<count).map { 32 + $0 * 32 }.first {
+            String(decoding: bytes[$0..<($0 + 8)].prefix { $0 != 0 }, as: UTF8.self) == tag.rawValue
+        }
+        let e = try #require(entry)
+        // drop the entry from the section table (its bytes stay behind, unreferenced)
+        let tableEnd = 32 + count * 32
+        bytes.replaceSubrange(e..<tableEnd, with: bytes[(e + 32)..<tableEnd] + [UInt8](repeating: 0, count: 32))
+        put(UInt32(count - 1), at: 12)
+        put(bytes.withUnsafeBytes { MapWriter.crc32(UnsafeRawBufferPointer(rebasing: $0[32..<(tableEnd - 32)])) }, at: 24)
+    }
     let path = NSTemporaryDirectory() + "tern-old-\(UUID().uuidString).tmap"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     defer { unlink(path) }
     let m = try RoadMap(path: path)
     #expect(m.maneuverOverrides.isEmpty)
+    #expect(m.destination(of: DirectedEdge(edge: 4, reversed: false)) == "")
+    #expect(m.exitRef(ofNode: 1) == "")
     #expect(m.edgeCount == 5)
-    #expect(!m.sectionTags.contains("MANEUVR"))
+    #expect(!m.sectionTags.contains("MANEUVR") && !m.sectionTags.contains("DESTS") && !m.sectionTags.contains("EXITREF"))
 }
 
 @Test func tagOrdinalsFollowTheirOrder() {

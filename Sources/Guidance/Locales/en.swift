@@ -57,6 +57,9 @@ extension LocaleTables {
       "on_ramp.name": "Take the ramp on the {side} onto {way_name}",
       "off_ramp": "Take the exit on the {side}",
       "off_ramp.name": "Take the exit on the {side} onto {way_name}",
+      "off_ramp.exit": "Take exit {exit} on the {side}",
+      "off_ramp.exit.name": "Take exit {exit} on the {side} onto {way_name}",
+      "towards": "{instruction} towards {destination}",
       "fork": "Keep {side} at the fork",
       "fork.name": "Keep {side} at the fork onto {way_name}",
       "end_of_road": "At the end of the road, turn {modifier}",
@@ -135,7 +138,8 @@ extension LocaleTables {
       "exit_rotary": "Exit the traffic circle",
       "exit_rotary.name": "Exit the traffic circle onto {way_name}",
       "landmark.at_signals": "{instruction} at the traffic light",
-      "landmark.after_signals": "{instruction} after the traffic light"
+      "landmark.after_signals": "{instruction} after the traffic light",
+      "towards": "{instruction} toward {destination}"
     }
     """#
 }
