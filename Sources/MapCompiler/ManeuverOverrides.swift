@@ -102,6 +102,8 @@ extension ManeuverOverride {
                 p.dropFirst().contains { d in (d.reversed ? g.edges[Int(d.edge)].to : g.edges[Int(d.edge)].from) == via }
             }
             guard !paths.isEmpty else { skipped["ways do not chain through the via node", default: 0] += 1; continue }
+            // (a path is stored with a 16-bit length; no real override comes near it)
+            guard paths.allSatisfy({ $0.count <= 1000 }) else { skipped["path longer than 1000 edges", default: 0] += 1; continue }
             for p in paths { out.append(ManeuverOverride(kind: r.kind, direction: r.direction, viaNode: via, path: p)) }
         }
         return out
