@@ -11,6 +11,15 @@ public struct ManeuverBuilder: Sendable {
     public let map: RoadMap
     /// Planar distances and bearings (no trigonometry per point), set per leg at its latitude.
     private var ruler: CheapRuler
+    /// Name comparisons worked out while building one route's maneuvers (fresh for each call).
+    private var memo: Memo?
+
+    /// The same few names meet at junction after junction: comparing them as text again and
+    /// again was a quarter of the guidance time.
+    final class Memo: @unchecked Sendable {
+        var same: [UInt64: Bool] = [:]
+        var base: [String: String] = [:]
+    }
     public init(map: RoadMap) {
         self.map = map
         let (lo, hi) = map.bounds
@@ -48,6 +57,7 @@ public struct ManeuverBuilder: Sendable {
     /// waypoint's.
     public func maneuvers(for leg: RouteLeg, destination: Coordinate? = nil, isLastLeg: Bool = true) -> [Maneuver] {
         var local = self
+        local.memo = Memo()
         if let first = leg.shape.first { local.ruler = CheapRuler(latitude: first.latitude) }
         var steps = local.build(leg, destination: destination)
         if !isLastLeg, !steps.isEmpty { steps[steps.count - 1].isWaypoint = true }
@@ -151,8 +161,34 @@ public struct ManeuverBuilder: Sendable {
     /// have no name and the same ref.
     func announcesName(from a: EdgeRecord, to b: EdgeRecord) -> Bool {
         if a.nameID == b.nameID && a.refID == b.refID { return false }
-        return ManeuverBuilder.announces(fromName: map.name(a.nameID), ref: map.name(a.refID),
-                                         toName: map.name(b.nameID), ref: map.name(b.refID))
+        // (names are interned: equal ids are equal names; the rest as `announces` on text)
+        if a.nameID == b.nameID { return a.nameID == 0 && b.refID != 0 && !sameRef(a, b) }
+        if b.nameID == 0 { return false }
+        if a.nameID == 0 { return true }
+        return !sameRoad(a.nameID, b.nameID)
+    }
+
+    /// `sameRoad` on two name ids, remembered for the route being built.
+    func sameRoad(_ a: UInt32, _ b: UInt32) -> Bool {
+        if a == b { return true }
+        let key = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
+        if let known = memo?.same[key] { return known }
+        let v = sameRoad(text: map.name(a), map.name(b))
+        memo?.same[key] = v
+        return v
+    }
+
+    /// `ManeuverBuilder.sameRoad` with the base names remembered.
+    func sameRoad(text a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        func base(_ s: String) -> String {
+            if let known = memo?.base[s] { return known }
+            let v = ManeuverBuilder.baseName(s)
+            memo?.base[s] = v
+            return v
+        }
+        let x = base(a), y = base(b)
+        return x == y || x.hasPrefix(y) || y.hasPrefix(x) || ManeuverBuilder.isTypo(x, y)
     }
 
     /// The same on names and refs as text (for steps already built).
@@ -192,6 +228,8 @@ public struct ManeuverBuilder: Sendable {
     /// a mapper's typo, not two roads: "Avenue Preince Rainier III Monaco" going on as "Avenue
     /// Prince Rainier III Monaco" is no new name to announce.
     static func isTypo(_ a: String, _ b: String) -> Bool {
+        // (one character changed, added or dropped changes the UTF-8 length by 4 bytes at most)
+        guard min(a.utf8.count, b.utf8.count) >= 12, abs(a.utf8.count - b.utf8.count) <= 4 else { return false }
         let x = Array(a), y = Array(b)
         guard min(x.count, y.count) >= 12, abs(x.count - y.count) <= 1, x != y else { return false }
         var i = 0
@@ -322,7 +360,7 @@ public struct ManeuverBuilder: Sendable {
         let sameName = !announcesName(from: inRec, to: outRec)
         // staying on the road by name (an unnamed road after a named one is another road)
         let keepsName = keepsRoad(inRec, outRec)
-            || (inRec.nameID != 0 && outRec.nameID != 0 && ManeuverBuilder.sameRoad(map.name(inRec.nameID), map.name(outRec.nameID)))
+            || (inRec.nameID != 0 && outRec.nameID != 0 && sameRoad(inRec.nameID, outRec.nameID))
         let modifier = ManeuverBuilder.modifier(angle)
         // a wide turn (60° or more) where a straighter road is in sight is never obvious, whatever
         // that road is, even one the car may not enter (OSRM's distinct wide turn: "turn right"
@@ -972,7 +1010,11 @@ public struct ManeuverBuilder: Sendable {
 
     /// Whether the road named in `b` is news after the road of step `a`.
     private func announcesNameChange(_ a: Maneuver, _ b: Maneuver) -> Bool {
-        ManeuverBuilder.announces(fromName: a.street, ref: a.ref, toName: b.street, ref: b.ref)
+        let (na, nb) = (a.street, b.street)
+        if na == nb { return na.isEmpty && !b.ref.isEmpty && !ManeuverBuilder.sameRefs(a.ref, b.ref) }
+        if nb.isEmpty { return false }
+        if na.isEmpty { return true }
+        return !sameRoad(text: na, nb)
     }
 
     /// New names that hold only for a short stretch, or that repeat the name already driven on,

@@ -120,11 +120,13 @@ public final class RoadMap: Sendable {
         try check(len(.names) >= 4 + 4 * (nameCount + 1), "NAMES offsets")
         try check(len(.grid) >= GridHeader.byteSize, "GRID size")
         grid = GridHeader(raw: raw, offset: found[MapFormat.Tag.grid.rawValue]!.lowerBound)
-        for (tag, limit) in [(MapFormat.Tag.destinations, UInt32(edgeCount) * 2), (.exitRefs, UInt32(nodeCount))] {
+        var signposts = [0, 0]
+        for (i, (tag, limit)) in [(MapFormat.Tag.destinations, UInt32(edgeCount) * 2), (.exitRefs, UInt32(nodeCount))].enumerated() {
             let r = found[tag.rawValue]!
             guard !r.isEmpty else { continue }
             let n = r.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: r.lowerBound, as: UInt32.self).littleEndian) : -1
             try check(n >= 0 && r.count == 4 + 8 * n, "\(tag.rawValue) size")
+            signposts[i] = n
             var previous: UInt32? = nil
             for i in 0..<n {
                 let key = raw.loadUnaligned(fromByteOffset: r.lowerBound + 4 + 8 * i, as: UInt32.self).littleEndian
@@ -133,24 +135,31 @@ public final class RoadMap: Sendable {
                 previous = key
             }
         }
+        destinationCount = signposts[0]
+        exitRefCount = signposts[1]
         (maneuverOverrides, maneuverOverridesByFirstEdge) = try RoadMap.readOverrides(
             raw, found[MapFormat.Tag.maneuvers.rawValue]!, nodeCount: nodeCount, edgeCount: edgeCount, path: path)
     }
 
+    /// Entries of the signpost sections (0 for a map without them).
+    private let destinationCount: Int
+    private let exitRefCount: Int
+
     /// What the signs say a directed edge leads to ("A 5, Frankfurt"), "" where nothing is signed.
-    public func destination(of d: DirectedEdge) -> String { name(signpost(.destinations, d.raw)) }
+    public func destination(of d: DirectedEdge) -> String { name(signpost(.destinations, destinationCount, d.raw)) }
 
     /// The exit number of a motorway junction node ("12"), "" where it has none.
-    public func exitRef(ofNode n: UInt32) -> String { name(signpost(.exitRefs, n)) }
+    public func exitRef(ofNode n: UInt32) -> String { name(signpost(.exitRefs, exitRefCount, n)) }
 
     /// Binary search of a signpost section (sorted u32 key, u32 name id pairs); 0 when absent.
-    private func signpost(_ tag: MapFormat.Tag, _ key: UInt32) -> UInt32 {
-        guard let r = sections[tag.rawValue], r.count >= 12 else { return 0 }
-        var lo = 0, hi = Int(u32(r.lowerBound))
+    private func signpost(_ tag: MapFormat.Tag, _ count: Int, _ key: UInt32) -> UInt32 {
+        guard count > 0 else { return 0 }
+        let base = section(tag) + 4
+        var lo = 0, hi = count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let k = u32(r.lowerBound + 4 + 8 * mid)
-            if k == key { return u32(r.lowerBound + 8 + 8 * mid) }
+            let k = u32(base + 8 * mid)
+            if k == key { return u32(base + 8 * mid + 4) }
             if k < key { lo = mid + 1 } else { hi = mid }
         }
         return 0
