@@ -65,6 +65,13 @@ public struct Instructions: Sendable {
         return locale.phrase(name.isEmpty ? key : key + ".name", v)
     }
 
+    /// An exit number as spoken: a plain number of up to four digits as the language says
+    /// numbers (in words in Hebrew); anything else ("74b", a mapper's oddity) as signed.
+    private func exitLabel(_ ref: String) -> String {
+        guard (1...4).contains(ref.count), ref.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(ref) else { return ref }
+        return locale.number(Double(n))
+    }
+
     private func side(_ m: ManeuverModifier?) -> String { locale.phrase(m?.isLeft == true ? "side.left" : "side.right") }
     private func modifier(_ m: ManeuverModifier?) -> String { locale.phrase("modifier." + Instructions.modifierKey(m)) }
 
@@ -117,7 +124,7 @@ public struct Instructions: Sendable {
         case .offRamp:
             // "take exit 12 on the right": the number on the sign where the exit leaves
             s = m.exitNumber.isEmpty ? say("off_ramp", m, ["side": side(m.modifier)])
-                : say("off_ramp.exit", m, ["side": side(m.modifier), "exit": Double(m.exitNumber).map(locale.number) ?? m.exitNumber])
+                : say("off_ramp.exit", m, ["side": side(m.modifier), "exit": exitLabel(m.exitNumber)])
         case .fork: s = say("fork", m, ["side": side(m.modifier)])
         case .endOfRoad: s = say("end_of_road", m, ["modifier": modifier(m.modifier)])
         case .notification: s = say("continue", m)
@@ -128,10 +135,10 @@ public struct Instructions: Sendable {
         // the instruction has already said
         let signed: Set<ManeuverType> = [.onRamp, .offRamp, .fork, .merge, .turn, .endOfRoad]
         if signed.contains(m.type) {
-            var parts = m.destination.components(separatedBy: ", ").filter { !$0.isEmpty }
-            let said = Instructions.wayName(m)
-            if parts.count > 1, !said.isEmpty, said.contains(parts[0]) { parts.removeFirst() }
-            if !parts.isEmpty, parts != [said] {
+            // (a part that is exactly the road's name or one of its refs has been said)
+            let said = Set(([m.street] + m.ref.split(separator: ";").map(String.init)).map { $0.trimmingCharacters(in: .whitespaces) })
+            let parts = m.destination.components(separatedBy: ", ").filter { !$0.isEmpty && !said.contains($0) }
+            if !parts.isEmpty {
                 s = locale.phrase("towards", ["instruction": locale.embedded(s), "destination": parts.joined(separator: ", ")])
             }
         }

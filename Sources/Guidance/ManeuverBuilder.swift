@@ -228,8 +228,8 @@ public struct ManeuverBuilder: Sendable {
     /// a mapper's typo, not two roads: "Avenue Preince Rainier III Monaco" going on as "Avenue
     /// Prince Rainier III Monaco" is no new name to announce.
     static func isTypo(_ a: String, _ b: String) -> Bool {
-        // (one character changed, added or dropped changes the UTF-8 length by 4 bytes at most)
-        guard min(a.utf8.count, b.utf8.count) >= 12, abs(a.utf8.count - b.utf8.count) <= 4 else { return false }
+        // (fewer than 12 bytes cannot be 12 letters: no arrays for short names)
+        guard min(a.utf8.count, b.utf8.count) >= 12 else { return false }
         let x = Array(a), y = Array(b)
         guard min(x.count, y.count) >= 12, abs(x.count - y.count) <= 1, x != y else { return false }
         var i = 0
@@ -768,7 +768,9 @@ public struct ManeuverBuilder: Sendable {
         while i + 1 < steps.count {
             let s = steps[i], n = steps[i + 1]
             let gap = n.distanceFromStartMeters - max(s.distanceFromStartMeters, s.collapsedEnd)
-            guard !fixed.contains(s.type), !fixed.contains(n.type), !s.overridden, !n.overridden else { i += 1; continue }
+            // (nor across a change of mode: boarding or leaving a ferry is said where it is)
+            guard !fixed.contains(s.type), !fixed.contains(n.type), !s.overridden, !n.overridden, s.onFerry == n.onFerry,
+                  steps[i - 1].onFerry == s.onFerry else { i += 1; continue }
             let total = Angle.difference(from: s.bearingBefore, to: n.bearingAfter)
             let sameSide = (s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true)
             // a U-turn slipway between two carriageways may be longer than a crossing: two turns
@@ -782,6 +784,7 @@ public struct ManeuverBuilder: Sendable {
             var merged = s
             merged.street = n.street
             merged.ref = n.ref
+            if !n.destination.isEmpty { merged.destination = n.destination }
             merged.bearingAfter = n.bearingAfter
             merged.silent = false
             merged.collapsedEnd = max(n.distanceFromStartMeters, n.collapsedEnd)

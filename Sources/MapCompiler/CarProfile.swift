@@ -264,19 +264,19 @@ public enum CarProfile {
         a.restrictedBackward = restrictedBackward && backward
         a.durationSeconds = durationSeconds
         a.startpoint = startpoint
-        a.destinationForward = forward ? destination(tags, forward: true) : ""
-        a.destinationBackward = backward ? destination(tags, forward: false) : ""
+        a.destinationForward = forward ? destination(tags, forward: true, oneWay: !backward) : ""
+        a.destinationBackward = backward ? destination(tags, forward: false, oneWay: !forward) : ""
         return a
     }
 
     /// What the signs say a way leads to in one direction, as a driver hears it: the first of its
     /// `destination:ref` and the first of its `destination` ("A 5, Frankfurt"; a sign lists more,
     /// the first is the one to look for). Plain `destination` is the way's own direction (OSM
-    /// tags the other as `destination:backward`).
-    public static func destination(_ tags: OSMTags, forward: Bool) -> String {
+    /// tags the other as `destination:backward`), or the only one of a one-way drawn against it.
+    public static func destination(_ tags: OSMTags, forward: Bool, oneWay: Bool = false) -> String {
         let dir = forward ? "forward" : "backward"
         func first(_ key: String) -> String {
-            let v = tags["\(key):\(dir)"] ?? (forward ? tags[key] : nil)
+            let v = tags["\(key):\(dir)"] ?? (forward || oneWay ? tags[key] : nil)
             return spokenLabel(v?.split(separator: ";").first.map(String.init))
         }
         return [first("destination:ref"), first("destination")].filter { !$0.isEmpty }.joined(separator: ", ")

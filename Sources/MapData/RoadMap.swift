@@ -121,7 +121,7 @@ public final class RoadMap: Sendable {
         try check(len(.grid) >= GridHeader.byteSize, "GRID size")
         grid = GridHeader(raw: raw, offset: found[MapFormat.Tag.grid.rawValue]!.lowerBound)
         var signposts = [0, 0]
-        for (i, (tag, limit)) in [(MapFormat.Tag.destinations, UInt32(edgeCount) * 2), (.exitRefs, UInt32(nodeCount))].enumerated() {
+        for (i, (tag, limit)) in [(MapFormat.Tag.destinations, edgeCount * 2), (.exitRefs, nodeCount)].enumerated() {
             let r = found[tag.rawValue]!
             guard !r.isEmpty else { continue }
             let n = r.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: r.lowerBound, as: UInt32.self).littleEndian) : -1
@@ -131,7 +131,7 @@ public final class RoadMap: Sendable {
             for i in 0..<n {
                 let key = raw.loadUnaligned(fromByteOffset: r.lowerBound + 4 + 8 * i, as: UInt32.self).littleEndian
                 let name = raw.loadUnaligned(fromByteOffset: r.lowerBound + 8 + 8 * i, as: UInt32.self).littleEndian
-                try check(key < limit && Int(name) < nameCount && previous.map { $0 < key } ?? true, "\(tag.rawValue) entry \(i)")
+                try check(Int(key) < limit && Int(name) < nameCount && previous.map { $0 < key } ?? true, "\(tag.rawValue) entry \(i)")
                 previous = key
             }
         }

@@ -71,14 +71,15 @@ import Testing
                 var m = Maneuver(type: type, modifier: .slightRight, street: street, location: at, shapeIndex: 0,
                                  distanceFromStartMeters: 0, bearingAfter: 100)
                 m.destination = "A 9, Nürnberg"
-                m.exitNumber = type == .offRamp ? "74b" : ""
+                m.exitNumber = type == .offRamp ? (street.isEmpty ? "74b" : "38") : ""
                 signed.append(m)
             }
         }
         samples += signed
-        let signedTexts = signed.map { (Instructions(locale: l).text($0), $0.type == .offRamp) }
-        for (text, numbered) in signedTexts {
-            let ok = text.contains("Nürnberg") && (!numbered || text.contains("74b"))
+        let signedTexts = signed.map { (Instructions(locale: l).text($0), $0.type == .offRamp ? $0.exitNumber : "") }
+        for (text, number) in signedTexts {
+            let spoken = code == "he" && number == "38" ? "שלושים ושמונה" : number
+            let ok = text.contains("Nürnberg") && (number.isEmpty || text.contains(spoken))
             #expect(ok, "\(code): \(text)")
         }
         for units in UnitSystem.allCases {
@@ -173,6 +174,19 @@ extension LocaleTests {
         #expect(Instructions(locale: GuidanceLocale.named("en-US")!).text(fork) == "Keep left at the fork onto A 5 toward Darmstadt")
         #expect(Instructions(locale: GuidanceLocale.named("de")!).text(fork) == "An der Gabelung links halten und auf A 5 weiterfahren, Richtung Darmstadt")
         #expect(Instructions(locale: GuidanceLocale.named("he")!).text(exit).contains("שלושים ושמונה"))
+        // what is not a plain number is said as signed, whatever it looks like to a parser
+        for odd in ["inf", "1e100", "99999999999999999999", "nan", "012a"] {
+            exit.exitNumber = odd
+            #expect(Instructions(locale: GuidanceLocale.named("he")!).text(exit).contains(odd))
+        }
+        // a sign naming the road already said is not said again, nor a longer ref's prefix dropped
+        var link = Maneuver(type: .turn, modifier: .right, street: "Hauptstraße", ref: "B 535", location: at, shapeIndex: 0,
+                            distanceFromStartMeters: 0)
+        link.destination = "B 535"
+        #expect(en.text(link) == "Turn right onto Hauptstraße (B 535)")
+        link.ref = "A 50"
+        link.destination = "A 5, Köln"
+        #expect(en.text(link) == "Turn right onto Hauptstraße (A 50) towards A 5, Köln")
         var name = Maneuver(type: .newName, modifier: .straight, street: "Speyerer Straße", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
         name.destination = "Heidelberg"
         #expect(en.text(name) == "Continue onto Speyerer Straße")

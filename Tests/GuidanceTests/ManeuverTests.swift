@@ -385,14 +385,18 @@ import Testing
     @Test func signpostsComeFromTheMap() throws {
         let road = """
             a       b                       c
-                        d
+                        d               g
                                 e       f
+
+                                        h
             """
         var s = ScenarioMap(ascii: road, gridMeters: 40, origin: Coordinate(latitude: 49.4, longitude: 8.6))
         s.ways = [.init("abc", [("highway", "motorway"), ("ref", "A 5"), ("oneway", "yes")]),
                   .init("bde", [("highway", "motorway_link"), ("oneway", "yes"),
                                 ("destination", "Schwetzingen;Leimen"), ("destination:ref", "B 535")]),
-                  .init("fe", [("highway", "primary"), ("ref", "B 535"), ("destination:backward", "Mannheim")])]
+                  .init("fe", [("highway", "primary"), ("ref", "B 535"), ("destination:backward", "Mannheim")]),
+                  .init("gf", [("highway", "primary"), ("name", "Wieslocher Straße")]),
+                  .init("fh", [("highway", "primary"), ("name", "Wieslocher Straße")])]
         s.nodeTags["b"] = [("highway", "motorway_junction"), ("ref", "38"), ("name", "Heidelberg/Schwetzingen")]
         let m = try TestMaps.scenario(s)
         let steps = try maneuvers(m, s["a"]!, s["f"]!)
@@ -402,7 +406,10 @@ import Testing
         #expect(Instructions().text(exit) == "Take exit 38 on the right towards B 535, Schwetzingen")
         let merge = try #require(steps.first { $0.distanceFromStartMeters > exit.distanceFromStartMeters && $0.type != .arrive })
         #expect(merge.destination == "Mannheim")
-        #expect(try maneuvers(m, s["f"]!, s["e"]!).allSatisfy { $0.destination.isEmpty })
+        // the other way along fe (as drawn) has no sign
+        let west = try maneuvers(m, s["g"]!, s["e"]!)
+        #expect(west.map(\.osrmTurn) == ["depart", "turn right", "arrive"], "\(west.map { "\($0.osrmTurn) \($0.street)/\($0.ref) \($0.bearingBefore) \($0.bearingAfter)" })")
+        #expect(west.count == 3 && west[1].ref == "B 535" && west[1].destination.isEmpty)
     }
 
     /// Where the road parts into two roads both about straight on (within 20°) and neither way

@@ -47,6 +47,21 @@ import Testing
         #expect(CarProfile.spokenLabel("  Hauptstraße ") == "Hauptstraße")
     }
 
+    /// Signs per direction: plain `destination` is the way's own direction, or the only one of a
+    /// one-way drawn against it; `:forward`/`:backward` win; the first of each list is kept.
+    @Test func destinationsPerDirection() throws {
+        let link = try #require(CarProfile.attributes(of: ["highway": "motorway_link", "destination": "Frankfurt;Darmstadt",
+                                                          "destination:ref": "A 5"]))
+        #expect(link.destinationForward == "A 5, Frankfurt" && link.destinationBackward == "")
+        let against = try #require(CarProfile.attributes(of: ["highway": "primary", "oneway": "-1", "destination": "Mannheim"]))
+        #expect(against.destinationForward == "" && against.destinationBackward == "Mannheim")
+        let both = try #require(CarProfile.attributes(of: ["highway": "primary", "destination": "Heidelberg",
+                                                          "destination:backward": "Speyer"]))
+        #expect(both.destinationForward == "Heidelberg" && both.destinationBackward == "Speyer")
+        let plain = try #require(CarProfile.attributes(of: ["highway": "primary", "destination": "Heidelberg"]))
+        #expect(plain.destinationBackward == "")
+    }
+
     @Test func accessRules() {
         #expect(CarProfile.attributes(of: ["highway": "residential", "access": "no"]) == nil)
         // private: destination only (no through traffic), and no route starts on a private service road

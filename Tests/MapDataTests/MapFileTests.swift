@@ -171,6 +171,27 @@ func squareGraph() -> RoadGraph {
     #expect(!m.sectionTags.contains("MANEUVR") && !m.sectionTags.contains("DESTS") && !m.sectionTags.contains("EXITREF"))
 }
 
+/// Signposts and overrides that point outside the map are refused with the section's name, even
+/// where the checksums are right (a writer's bug, not a damaged file).
+@Test func signpostsAndOverridesOutsideTheMapAreRefused() throws {
+    var bad = [RoadGraph]()
+    var g = squareGraph()
+    g.destinations = [DirectedEdge(edge: 99, reversed: false): 3]
+    bad.append(g)
+    g = squareGraph()
+    g.exitRefs = [1: 999]
+    bad.append(g)
+    g = squareGraph()
+    g.maneuverOverrides[0].path.append(DirectedEdge(edge: 99, reversed: false))
+    bad.append(g)
+    for (i, graph) in bad.enumerated() {
+        let path = NSTemporaryDirectory() + "tern-bad-\(UUID().uuidString).tmap"
+        try MapWriter.encode(graph).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        #expect(throws: MapError.self, "case \(i)") { _ = try RoadMap(path: path) }
+    }
+}
+
 @Test func tagOrdinalsFollowTheirOrder() {
     #expect(MapFormat.Tag.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
 }
