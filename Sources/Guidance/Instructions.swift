@@ -127,7 +127,8 @@ public struct Instructions: Sendable {
                 : say("off_ramp.exit", m, ["side": side(m.modifier), "exit": exitLabel(m.exitNumber)])
         case .fork: s = say("fork", m, ["side": side(m.modifier)])
         case .endOfRoad: s = say("end_of_road", m, ["modifier": modifier(m.modifier)])
-        case .notification: s = say("continue", m)
+        // boarding a ferry with no other way to go: "take the ferry" (OSRM's text for its mode)
+        case .notification: s = m.onFerry ? say("ferry", m) : say("continue", m)
         case .turn: s = turn(m)
         }
         // what the signs say the road leads to, where the driver reads them: ramps, forks, merges

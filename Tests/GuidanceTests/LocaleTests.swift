@@ -76,6 +76,15 @@ import Testing
             }
         }
         samples += signed
+        // boarding a ferry
+        for street in ["", "Rheinfähre"] {
+            var m = Maneuver(type: .notification, modifier: .straight, street: street, location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+            m.onFerry = true
+            samples.append(m)
+            let text = Instructions(locale: l).text(m)
+            #expect(text != Instructions(locale: l).text(Maneuver(type: .notification, modifier: .straight, street: street, location: at,
+                                                                  shapeIndex: 0, distanceFromStartMeters: 0)), "\(code): \(text)")
+        }
         let signedTexts = signed.map { (Instructions(locale: l).text($0), $0.type == .offRamp ? $0.exitNumber : "") }
         for (text, number) in signedTexts {
             let spoken = code == "he" && number == "38" ? "שלושים ושמונה" : number

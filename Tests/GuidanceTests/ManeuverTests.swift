@@ -376,6 +376,7 @@ import Testing
         let across = try drive(crossing, grid: 100, ways, to: "d")
         #expect(across.map(\.osrmTurn) == ["depart", "notification straight", "turn straight", "arrive"])
         #expect(across.map(\.onFerry) == [false, true, false, false])
+        #expect(Instructions().text(across[1]) == "Take the ferry Rhine Ferry")
         #expect(try turns(crossing, grid: 100, ways, to: "e") == ["depart", "notification straight", "turn right", "arrive"])
     }
 

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "اسلك المخرج على {side} باتجاه {way_name}",
       "off_ramp.exit": "اسلك المخرج {exit} على {side}",
       "off_ramp.exit.name": "اسلك المخرج {exit} على {side} باتجاه {way_name}",
+      "ferry": "استقل العبّارة",
+      "ferry.name": "استقل العبّارة {way_name}",
       "towards": "{instruction} نحو {destination}",
       "fork": "عند التفرع، الزم {side}",
       "fork.name": "عند التفرع، الزم {side} باتجاه {way_name}",

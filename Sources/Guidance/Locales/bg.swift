@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Поемете по изхода {side} към {way_name}",
       "off_ramp.exit": "Поемете по изход {exit} {side}",
       "off_ramp.exit.name": "Поемете по изход {exit} {side} към {way_name}",
+      "ferry": "Качете се на ферибота",
+      "ferry.name": "Качете се на ферибота {way_name}",
       "towards": "{instruction} в посока {destination}",
       "fork": "На разклонението дръжте {side}",
       "fork.name": "На разклонението дръжте {side} към {way_name}",

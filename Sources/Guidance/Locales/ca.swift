@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Preneu la sortida de {side} cap a {way_name}",
       "off_ramp.exit": "Preneu la sortida {exit} de {side}",
       "off_ramp.exit.name": "Preneu la sortida {exit} de {side} cap a {way_name}",
+      "ferry": "Agafeu el transbordador",
+      "ferry.name": "Agafeu el transbordador {way_name}",
       "towards": "{instruction} en direcció a {destination}",
       "fork": "A la bifurcació, mantingueu-vos a {side}",
       "fork.name": "A la bifurcació, mantingueu-vos a {side} cap a {way_name}",

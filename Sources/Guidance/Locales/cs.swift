@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Sjeďte výjezdem {side} na {way_name}",
       "off_ramp.exit": "Sjeďte výjezdem {exit} {side}",
       "off_ramp.exit.name": "Sjeďte výjezdem {exit} {side} na {way_name}",
+      "ferry": "Nalodte se na trajekt",
+      "ferry.name": "Nalodte se na trajekt {way_name}",
       "towards": "{instruction} ve směru {destination}",
       "fork": "Na rozcestí pokračujte {side}",
       "fork.name": "Na rozcestí pokračujte {side} na {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Tag afkørslen til {side} mod {way_name}",
       "off_ramp.exit": "Tag afkørsel {exit} til {side}",
       "off_ramp.exit.name": "Tag afkørsel {exit} til {side} mod {way_name}",
+      "ferry": "Tag færgen",
+      "ferry.name": "Tag færgen {way_name}",
       "towards": "{instruction} mod {destination}",
       "fork": "Hold til {side} ved forgreningen",
       "fork.name": "Hold til {side} ved forgreningen ind på {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Die Ausfahrt {side} auf {way_name} nehmen",
       "off_ramp.exit": "Die Ausfahrt {exit} {side} nehmen",
       "off_ramp.exit.name": "Die Ausfahrt {exit} {side} auf {way_name} nehmen",
+      "ferry": "Die Fähre nehmen",
+      "ferry.name": "Die Fähre {way_name} nehmen",
       "towards": "{instruction}, Richtung {destination}",
       "fork": "An der Gabelung {side} halten",
       "fork.name": "An der Gabelung {side} halten und auf {way_name} weiterfahren",

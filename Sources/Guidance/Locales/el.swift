@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Πάρτε την έξοδο στα {side} προς την οδό {way_name}",
       "off_ramp.exit": "Πάρτε την έξοδο {exit} στα {side}",
       "off_ramp.exit.name": "Πάρτε την έξοδο {exit} στα {side} προς την οδό {way_name}",
+      "ferry": "Πάρτε το πλοίο",
+      "ferry.name": "Πάρτε το πλοίο {way_name}",
       "towards": "{instruction} με κατεύθυνση {destination}",
       "fork": "Στη διακλάδωση, μείνετε {side}",
       "fork.name": "Στη διακλάδωση, μείνετε {side} προς την οδό {way_name}",

@@ -59,6 +59,8 @@ extension LocaleTables {
       "off_ramp.name": "Take the exit on the {side} onto {way_name}",
       "off_ramp.exit": "Take exit {exit} on the {side}",
       "off_ramp.exit.name": "Take exit {exit} on the {side} onto {way_name}",
+      "ferry": "Take the ferry",
+      "ferry.name": "Take the ferry {way_name}",
       "towards": "{instruction} towards {destination}",
       "fork": "Keep {side} at the fork",
       "fork.name": "Keep {side} at the fork onto {way_name}",

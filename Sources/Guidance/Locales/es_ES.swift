@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Tome la salida de la {side} hacia {way_name}",
       "off_ramp.exit": "Tome la salida {exit} de la {side}",
       "off_ramp.exit.name": "Tome la salida {exit} de la {side} hacia {way_name}",
+      "ferry": "Tome el ferri",
+      "ferry.name": "Tome el ferri {way_name}",
       "towards": "{instruction} en dirección a {destination}",
       "fork": "En la bifurcación, manténgase a la {side}",
       "fork.name": "En la bifurcación, manténgase a la {side} hacia {way_name}",

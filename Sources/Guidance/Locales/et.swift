@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Keerake {side} mahasõidule teele {way_name}",
       "off_ramp.exit": "Keerake {side} mahasõidule {exit}",
       "off_ramp.exit.name": "Keerake {side} mahasõidule {exit} teele {way_name}",
+      "ferry": "Minge praamile",
+      "ferry.name": "Minge praamile {way_name}",
       "towards": "{instruction}, suund {destination}",
       "fork": "Teeharul hoidke {side}",
       "fork.name": "Teeharul hoidke {side} teele {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Poistu {side} olevasta liittymästä tielle {way_name}",
       "off_ramp.exit": "Poistu {side} olevasta liittymästä {exit}",
       "off_ramp.exit.name": "Poistu {side} olevasta liittymästä {exit} tielle {way_name}",
+      "ferry": "Nouse lautalle",
+      "ferry.name": "Nouse lautalle {way_name}",
       "towards": "{instruction}, suuntana {destination}",
       "fork": "Pysy haarautumassa {side}",
       "fork.name": "Pysy haarautumassa {side} ja jatka tielle {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Prenez la sortie à {side} pour rejoindre {way_name}",
       "off_ramp.exit": "Prenez la sortie {exit} à {side}",
       "off_ramp.exit.name": "Prenez la sortie {exit} à {side} pour rejoindre {way_name}",
+      "ferry": "Prenez le ferry",
+      "ferry.name": "Prenez le ferry {way_name}",
       "towards": "{instruction} en direction de {destination}",
       "fork": "À l'embranchement, restez à {side}",
       "fork.name": "À l'embranchement, restez à {side} pour rejoindre {way_name}",

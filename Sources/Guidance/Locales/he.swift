@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "צאו ביציאה {side} אל {way_name}",
       "off_ramp.exit": "צאו ביציאה {exit} {side}",
       "off_ramp.exit.name": "צאו ביציאה {exit} {side} אל {way_name}",
+      "ferry": "עלו על המעבורת",
+      "ferry.name": "עלו על המעבורת {way_name}",
       "towards": "{instruction} לכיוון {destination}",
       "fork": "בהתפצלות, הישארו {side}",
       "fork.name": "בהתפצלות, הישארו {side} והמשיכו אל {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "{side} वाला निकास लेकर {way_name} पर जाएँ",
       "off_ramp.exit": "{side} वाला निकास {exit} लें",
       "off_ramp.exit.name": "{side} वाला निकास {exit} लेकर {way_name} पर जाएँ",
+      "ferry": "फ़ेरी लें",
+      "ferry.name": "{way_name} फ़ेरी लें",
       "towards": "{destination} की ओर {instruction}",
       "fork": "दोराहे पर {side} रहें",
       "fork.name": "दोराहे पर {side} रहकर {way_name} पर जाएँ",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Hajtson ki {side} a kijáraton, erre az útra: {way_name}",
       "off_ramp.exit": "Hajtson ki {side} a kijáraton, kijárat: {exit}",
       "off_ramp.exit.name": "Hajtson ki {side} a kijáraton, kijárat: {exit}, erre az útra: {way_name}",
+      "ferry": "Szálljon fel a kompra",
+      "ferry.name": "Szálljon fel a kompra, erre: {way_name}",
       "towards": "{instruction}, {destination} irányába",
       "fork": "Az elágazásnál tartson {side}",
       "fork.name": "Az elágazásnál tartson {side}, erre az útra: {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Ambil jalan keluar di sebelah {side} menuju {way_name}",
       "off_ramp.exit": "Ambil jalan keluar {exit} di sebelah {side}",
       "off_ramp.exit.name": "Ambil jalan keluar {exit} di sebelah {side} menuju {way_name}",
+      "ferry": "Naiki kapal feri",
+      "ferry.name": "Naiki kapal feri {way_name}",
       "towards": "{instruction} ke arah {destination}",
       "fork": "Di percabangan, tetap di sebelah {side}",
       "fork.name": "Di percabangan, tetap di sebelah {side} menuju {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Prendi l'uscita a {side} verso {way_name}",
       "off_ramp.exit": "Prendi l'uscita {exit} a {side}",
       "off_ramp.exit.name": "Prendi l'uscita {exit} a {side} verso {way_name}",
+      "ferry": "Prendi il traghetto",
+      "ferry.name": "Prendi il traghetto {way_name}",
       "towards": "{instruction} in direzione {destination}",
       "fork": "Al bivio, mantieni la {side}",
       "fork.name": "Al bivio, mantieni la {side} e prosegui su {way_name}",

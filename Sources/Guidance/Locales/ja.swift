@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "{side}がわの でぐちから {way_name}に すすんで ください",
       "off_ramp.exit": "{side}がわの {exit}ばん でぐちに すすんで ください",
       "off_ramp.exit.name": "{side}がわの {exit}ばん でぐちから {way_name}に すすんで ください",
+      "ferry": "ふぇりーに のって ください",
+      "ferry.name": "{way_name}の ふぇりーに のって ください",
       "towards": "{destination} ほうめん、{instruction}",
       "fork": "ぶんきを {side}ほうこうに すすんで ください",
       "fork.name": "ぶんきを {side}ほうこうに すすんで、{way_name}に はいって ください",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "{side} 출구로 나가서 {way_name} 방면으로 진행하세요",
       "off_ramp.exit": "{side} {exit}번 출구로 나가세요",
       "off_ramp.exit.name": "{side} {exit}번 출구로 나가서 {way_name} 방면으로 진행하세요",
+      "ferry": "페리를 타세요",
+      "ferry.name": "{way_name} 페리를 타세요",
       "towards": "{destination} 방면, {instruction}",
       "fork": "갈림길에서 {side} 방향으로 진행하세요",
       "fork.name": "갈림길에서 {side} 방향으로 진행하여 {way_name}에 진입하세요",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Замын {side} талын гарцаар гарч {way_name} зам руу орно уу",
       "off_ramp.exit": "Замын {side} талын {exit}-р гарцаар гарна уу",
       "off_ramp.exit.name": "Замын {side} талын {exit}-р гарцаар гарч {way_name} зам руу орно уу",
+      "ferry": "Гатлага онгоцонд сууна уу",
+      "ferry.name": "{way_name} гатлага онгоцонд сууна уу",
       "towards": "{destination} чиглэлд {instruction}",
       "fork": "Салаа замд {side} талаар явна уу",
       "fork.name": "Салаа замд {side} талаар явж {way_name} зам руу орно уу",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Ta avkjøringen til {side} mot {way_name}",
       "off_ramp.exit": "Ta avkjørsel {exit} til {side}",
       "off_ramp.exit.name": "Ta avkjørsel {exit} til {side} mot {way_name}",
+      "ferry": "Ta fergen",
+      "ferry.name": "Ta fergen {way_name}",
       "towards": "{instruction} mot {destination}",
       "fork": "Hold til {side} i veidelet",
       "fork.name": "Hold til {side} i veidelet og fortsett på {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Neem de afrit {side} naar {way_name}",
       "off_ramp.exit": "Neem afrit {exit} {side}",
       "off_ramp.exit.name": "Neem afrit {exit} {side} naar {way_name}",
+      "ferry": "Neem de veerboot",
+      "ferry.name": "Neem de veerboot {way_name}",
       "towards": "{instruction} richting {destination}",
       "fork": "Houd bij de splitsing {side} aan",
       "fork.name": "Houd bij de splitsing {side} aan naar {way_name}",

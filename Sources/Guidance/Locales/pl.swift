@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Zjedź zjazdem po {side} stronie na {way_name}",
       "off_ramp.exit": "Zjedź zjazdem nr {exit} po {side} stronie",
       "off_ramp.exit.name": "Zjedź zjazdem nr {exit} po {side} stronie na {way_name}",
+      "ferry": "Wjedź na prom",
+      "ferry.name": "Wjedź na prom {way_name}",
       "towards": "{instruction} w kierunku {destination}",
       "fork": "Na rozwidleniu trzymaj się {side} strony",
       "fork.name": "Na rozwidleniu trzymaj się {side} strony i wjedź na {way_name}",

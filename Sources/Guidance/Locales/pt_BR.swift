@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Pegue a saída à {side} para {way_name}",
       "off_ramp.exit": "Pegue a saída {exit} à {side}",
       "off_ramp.exit.name": "Pegue a saída {exit} à {side} para {way_name}",
+      "ferry": "Pegue a balsa",
+      "ferry.name": "Pegue a balsa {way_name}",
       "towards": "{instruction} em direção a {destination}",
       "fork": "Na bifurcação, mantenha-se à {side}",
       "fork.name": "Na bifurcação, mantenha-se à {side} para {way_name}",

@@ -19,6 +19,8 @@ extension LocaleTables {
       "off_ramp.name": "Tome a saída à {side} para {way_name}",
       "off_ramp.exit": "Tome a saída {exit} à {side}",
       "off_ramp.exit.name": "Tome a saída {exit} à {side} para {way_name}",
+      "ferry": "Apanhe o ferry",
+      "ferry.name": "Apanhe o ferry {way_name}",
       "end_of_road": "No fim da estrada, {modifier}",
       "end_of_road.name": "No fim da estrada, {modifier} para {way_name}",
       "roundabout": "Na rotunda, tome a {ordinal} saída",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Luați ieșirea din {side} spre {way_name}",
       "off_ramp.exit": "Luați ieșirea {exit} din {side}",
       "off_ramp.exit.name": "Luați ieșirea {exit} din {side} spre {way_name}",
+      "ferry": "Luați feribotul",
+      "ferry.name": "Luați feribotul {way_name}",
       "towards": "{instruction} în direcția {destination}",
       "fork": "La bifurcație, țineți {side}",
       "fork.name": "La bifurcație, țineți {side} spre {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Сверните на съезд {side}, {way_name}",
       "off_ramp.exit": "Сверните на съезд {exit} {side}",
       "off_ramp.exit.name": "Сверните на съезд {exit} {side}, {way_name}",
+      "ferry": "Сядьте на паром",
+      "ferry.name": "Сядьте на паром {way_name}",
       "towards": "{instruction} в направлении {destination}",
       "fork": "На развилке держитесь {side}",
       "fork.name": "На развилке держитесь {side}, {way_name}",

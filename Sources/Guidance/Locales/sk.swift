@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Použite výjazd {side} na {way_name}",
       "off_ramp.exit": "Použite výjazd {exit} {side}",
       "off_ramp.exit.name": "Použite výjazd {exit} {side} na {way_name}",
+      "ferry": "Nalodte sa na trajekt",
+      "ferry.name": "Nalodte sa na trajekt {way_name}",
       "towards": "{instruction} v smere {destination}",
       "fork": "Na rázcestí pokračujte {side}",
       "fork.name": "Na rázcestí pokračujte {side} na {way_name}",

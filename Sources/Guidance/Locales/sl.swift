@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Zapeljite {side} na izvoz za {way_name}",
       "off_ramp.exit": "Zapeljite {side} na izvoz {exit}",
       "off_ramp.exit.name": "Zapeljite {side} na izvoz {exit} za {way_name}",
+      "ferry": "Vkrcajte se na trajekt",
+      "ferry.name": "Vkrcajte se na trajekt {way_name}",
       "towards": "{instruction} v smeri {destination}",
       "fork": "Na razcepu nadaljujte {side}",
       "fork.name": "Na razcepu nadaljujte {side} na {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Ta avfarten till {side} mot {way_name}",
       "off_ramp.exit": "Ta avfart {exit} till {side}",
       "off_ramp.exit.name": "Ta avfart {exit} till {side} mot {way_name}",
+      "ferry": "Ta färjan",
+      "ferry.name": "Ta färjan {way_name}",
       "towards": "{instruction} mot {destination}",
       "fork": "Håll {side} vid vägdelningen",
       "fork.name": "Håll {side} vid vägdelningen mot {way_name}",

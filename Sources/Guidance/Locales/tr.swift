@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "{side} taraftaki çıkıştan {way_name} yoluna çıkın",
       "off_ramp.exit": "{side} taraftaki {exit} numaralı çıkıştan çıkın",
       "off_ramp.exit.name": "{side} taraftaki {exit} numaralı çıkıştan {way_name} yoluna çıkın",
+      "ferry": "Feribota binin",
+      "ferry.name": "{way_name} feribotuna binin",
       "towards": "{destination} yönünde {instruction}",
       "fork": "Yol ayrımında {side} taraftan devam edin",
       "fork.name": "Yol ayrımında {side} taraftan {way_name} yoluna devam edin",

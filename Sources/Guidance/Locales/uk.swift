@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Скористайтеся з'їздом {side} на {way_name}",
       "off_ramp.exit": "Скористайтеся з'їздом {exit} {side}",
       "off_ramp.exit.name": "Скористайтеся з'їздом {exit} {side} на {way_name}",
+      "ferry": "Сядьте на пором",
+      "ferry.name": "Сядьте на пором {way_name}",
       "towards": "{instruction} у напрямку {destination}",
       "fork": "На розвилці тримайтеся {side}",
       "fork.name": "На розвилці тримайтеся {side} і виїжджайте на {way_name}",

@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "Đi theo lối ra bên {side} để vào {way_name}",
       "off_ramp.exit": "Đi theo lối ra số {exit} bên {side}",
       "off_ramp.exit.name": "Đi theo lối ra số {exit} bên {side} để vào {way_name}",
+      "ferry": "Đi phà",
+      "ferry.name": "Đi phà {way_name}",
       "towards": "{instruction} hướng về {destination}",
       "fork": "Tại chỗ rẽ nhánh, giữ bên {side}",
       "fork.name": "Tại chỗ rẽ nhánh, giữ bên {side} để vào {way_name}",

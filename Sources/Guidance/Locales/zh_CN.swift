@@ -54,6 +54,8 @@ extension LocaleTables {
       "off_ramp.name": "从{side}侧出口驶出，进入{way_name}",
       "off_ramp.exit": "从{side}侧{exit}号出口驶出",
       "off_ramp.exit.name": "从{side}侧{exit}号出口驶出，进入{way_name}",
+      "ferry": "乘坐渡轮",
+      "ferry.name": "乘坐渡轮{way_name}",
       "towards": "{instruction}，往{destination}方向",
       "fork": "在岔路口靠{side}行驶",
       "fork.name": "在岔路口靠{side}行驶，进入{way_name}",
