@@ -91,7 +91,11 @@ public struct Instructions: Sendable {
     }
 
     /// The instruction for a maneuver, as shown and spoken ("Turn left onto Hauptstraße").
-    public func text(_ m: Maneuver) -> String {
+    public func text(_ m: Maneuver) -> String { text(m, signs: true) }
+
+    /// The instruction, with or without what the signs say (a "now" prompt at the exit is short:
+    /// "take exit 38 on the right"; the prompts before it said where it leads).
+    func text(_ m: Maneuver, signs: Bool) -> String {
         var s: String
         switch m.type {
         case .depart:
@@ -135,7 +139,7 @@ public struct Instructions: Sendable {
         // and turns ("take the ramp on the right towards A 5, Frankfurt"); not the ref or name
         // the instruction has already said
         let signed: Set<ManeuverType> = [.onRamp, .offRamp, .fork, .merge, .turn, .endOfRoad]
-        if signed.contains(m.type) {
+        if signs, signed.contains(m.type) {
             // (a part that is exactly the road's name or one of its refs has been said)
             let said = Set(([m.street] + m.ref.split(separator: ";").map(String.init)).map { $0.trimmingCharacters(in: .whitespaces) })
             let parts = m.destination.components(separatedBy: ", ").filter { !$0.isEmpty && !said.contains($0) }
@@ -254,10 +258,10 @@ extension Instructions {
                 text = locale.phrase("prompt.in", ["distance": d, "instruction": locale.embedded(self.text(m))])
             }
         case .now, .arrive:
-            text = self.text(m)
+            text = self.text(m, signs: false)
         }
         if let n = next, kind == .now, n.type != .depart, n.type != .arrive {
-            text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(self.text(n))])
+            text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(self.text(n, signs: false))])
         }
         return text.capitalizedFirst + locale.fullStop
     }

@@ -174,6 +174,9 @@ extension LocaleTests {
         exit.exitNumber = "38"
         exit.destination = "B 535, Schwetzingen"
         #expect(en.text(exit) == "Take exit 38 on the right towards B 535, Schwetzingen")
+        // the prompts before the exit say where it leads; the one at the exit is short
+        #expect(en.prompt(exit, kind: .prepare, distanceMeters: 800) == "In 800 metres, take exit 38 on the right towards B 535, Schwetzingen.")
+        #expect(en.prompt(exit, kind: .now, distanceMeters: 0) == "Take exit 38 on the right.")
         exit.ref = "B 535"
         #expect(en.text(exit) == "Take exit 38 on the right onto B 535 towards Schwetzingen")
         var fork = Maneuver(type: .fork, modifier: .slightLeft, street: "", ref: "A 5", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
