@@ -1,6 +1,7 @@
 import Geo
 import MapData
 import Routing
+import Synchronization
 
 /// Derives the maneuvers of a route leg from the road network around each junction it passes,
 /// in OSRM's vocabulary and after its rules: a turn is said only where the way on is not
@@ -20,6 +21,16 @@ public struct ManeuverBuilder: Sendable {
         var same: [UInt64: Bool] = [:]
         var base: [String: String] = [:]
     }
+    /// Base names by name id, kept for as long as the builder (a navigation session): a name's
+    /// base form never changes, and working it out again for every route was a tenth of the
+    /// guidance time. At most `baseNameLimit` are kept.
+    private let baseNames = BaseNames()
+    static let baseNameLimit = 100_000
+
+    final class BaseNames: Sendable {
+        let byID = Mutex<[UInt32: String]>([:])
+    }
+
     public init(map: RoadMap) {
         self.map = map
         let (lo, hi) = map.bounds
@@ -79,13 +90,12 @@ public struct ManeuverBuilder: Sendable {
     /// Every road at `node` but the one arriving (`inEdge`), with its turn angle.
     func roads(at node: UInt32, from inEdge: DirectedEdge, bearingIn: Double) -> [Road] {
         var out = [Road]()
-        var seen = Set<UInt32>()
+        out.reserveCapacity(4)
         for d in map.outgoing(node) where d.edge != inEdge.edge {
-            seen.insert(d.edge)
             out.append(Road(out: d, canEnter: true, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
         }
-        for i in map.incoming(node) where i.edge != inEdge.edge && !seen.contains(i.edge) {
-            seen.insert(i.edge)
+        // (a junction has a handful of roads: a linear search beats a set)
+        for i in map.incoming(node) where i.edge != inEdge.edge && !out.contains(where: { $0.out.edge == i.edge }) {
             let d = i.opposite
             out.append(Road(out: d, canEnter: false, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
         }
@@ -173,8 +183,17 @@ public struct ManeuverBuilder: Sendable {
         if a == b { return true }
         let key = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
         if let known = memo?.same[key] { return known }
-        let v = sameRoad(text: map.name(a), map.name(b))
+        let x = baseName(id: a), y = baseName(id: b)
+        let v = x == y || x.hasPrefix(y) || y.hasPrefix(x) || ManeuverBuilder.isTypo(x, y)
         memo?.same[key] = v
+        return v
+    }
+
+    /// `ManeuverBuilder.baseName` of a name id, remembered for the session.
+    func baseName(id: UInt32) -> String {
+        if let known = baseNames.byID.withLock({ $0[id] }) { return known }
+        let v = ManeuverBuilder.baseName(map.name(id))
+        baseNames.byID.withLock { if $0.count < ManeuverBuilder.baseNameLimit { $0[id] = v } }
         return v
     }
 
