@@ -178,13 +178,12 @@ public struct ManeuverBuilder: Sendable {
         return !sameRoad(a.nameID, b.nameID)
     }
 
-    /// `sameRoad` on two name ids, remembered for the route being built.
+    /// Names of one road by name id (`sameBase` of their base names), remembered for the route.
     func sameRoad(_ a: UInt32, _ b: UInt32) -> Bool {
         if a == b { return true }
         let key = UInt64(min(a, b)) << 32 | UInt64(max(a, b))
         if let known = memo?.same[key] { return known }
-        let x = baseName(id: a), y = baseName(id: b)
-        let v = x == y || x.hasPrefix(y) || y.hasPrefix(x) || ManeuverBuilder.isTypo(x, y)
+        let v = ManeuverBuilder.sameBase(baseName(id: a), baseName(id: b))
         memo?.same[key] = v
         return v
     }
@@ -197,7 +196,7 @@ public struct ManeuverBuilder: Sendable {
         return v
     }
 
-    /// `ManeuverBuilder.sameRoad` with the base names remembered.
+    /// Names of one road as text (for steps already built), the base names remembered.
     func sameRoad(text a: String, _ b: String) -> Bool {
         if a == b { return true }
         func base(_ s: String) -> String {
@@ -206,16 +205,7 @@ public struct ManeuverBuilder: Sendable {
             memo?.base[s] = v
             return v
         }
-        let x = base(a), y = base(b)
-        return x == y || x.hasPrefix(y) || y.hasPrefix(x) || ManeuverBuilder.isTypo(x, y)
-    }
-
-    /// The same on names and refs as text (for steps already built).
-    static func announces(fromName na: String, ref ra: String, toName nb: String, ref rb: String) -> Bool {
-        if na == nb { return na.isEmpty && !rb.isEmpty && !sameRefs(ra, rb) }
-        if nb.isEmpty { return false }
-        if na.isEmpty { return true }
-        return !sameRoad(na, nb)
+        return ManeuverBuilder.sameBase(base(a), base(b))
     }
 
     /// Whether `b` is the road `a` by name (or by ref where neither has a name; two roads with
@@ -236,11 +226,10 @@ public struct ManeuverBuilder: Sendable {
         return !x.isEmpty && !y.isEmpty && (x.isSubset(of: y) || y.isSubset(of: x))
     }
 
-    /// Names of one road: equal but for direction words, or one the start of the other
-    /// ("Hauptstraße" and "Hauptstraßenbrücke").
-    static func sameRoad(_ a: String, _ b: String) -> Bool {
-        let x = baseName(a), y = baseName(b)
-        return x == y || x.hasPrefix(y) || y.hasPrefix(x) || isTypo(x, y)
+    /// Names of one road, given their base names (`baseName`): equal (but for direction words),
+    /// one the start of the other ("Hauptstraße" and "Hauptstraßenbrücke"), or a typo apart.
+    static func sameBase(_ x: String, _ y: String) -> Bool {
+        x == y || x.hasPrefix(y) || y.hasPrefix(x) || isTypo(x, y)
     }
 
     /// Two long names (12 letters or more) one letter apart (one changed, added or dropped) are
@@ -634,6 +623,7 @@ public struct ManeuverBuilder: Sendable {
         var connectedNames = Set<UInt32>()
         /// The ring's nodes in driving order (for its direction: `signedArea` > 0 is counter-clockwise).
         var nodes: [Coordinate] = []
+        var nodeIDs = Set<UInt32>()
         var radius: Double { lengthMeters / (2 * .pi) }
     }
 
@@ -650,6 +640,7 @@ public struct ManeuverBuilder: Sendable {
             if rec.flags.contains(.circular) { info.circular = true }
             let n = map.target(of: e)
             info.nodes.append(map.coordinate(ofNode: map.source(of: e)))
+            info.nodeIDs.insert(map.source(of: e))
             for r in map.outgoing(n) + map.incoming(n).map(\.opposite) where !ManeuverBuilder.isRing(map.edge(r.edge)) {
                 info.connectedNames.insert(map.edge(r.edge).nameID)
             }
@@ -746,20 +737,13 @@ public struct ManeuverBuilder: Sendable {
         guard abs(angle) < 45 else { return false }
         let options = roads(at: map.source(of: outEdge), from: inEdge, bearingIn: bIn).filter { $0.out.edge != outEdge.edge && $0.canEnter }
         guard !options.isEmpty else { return false }
-        let entry = leg.edges[k]
-        var ring = Set<UInt32>()
-        var e = entry
-        while ring.count < 200, ring.insert(map.source(of: e)).inserted {
-            let n = map.target(of: e)
-            guard let next = map.outgoing(n).first(where: { $0.edge != e.edge && ManeuverBuilder.isRing(map.edge($0.edge)) }) else { break }
-            e = next
-        }
-        let counterClockwise = ringInfo(from: entry).nodes.signedArea >= 0
+        let ring = ringInfo(from: leg.edges[k])
+        let counterClockwise = ring.nodes.signedArea >= 0
         let outRec = map.edge(outEdge.edge)
         return options.allSatisfy { o in
             o.record.nameID == outRec.nameID && o.record.refID == outRec.refID && o.record.roadClass == outRec.roadClass
                 && (counterClockwise ? o.angle < angle : o.angle > angle)
-                && !nodesAlong(from: o.out, meters: ManeuverBuilder.flareMeters).isDisjoint(with: ring)
+                && !nodesAlong(from: o.out, meters: ManeuverBuilder.flareMeters).isDisjoint(with: ring.nodeIDs)
         }
     }
 
@@ -782,7 +766,7 @@ public struct ManeuverBuilder: Sendable {
     /// junction) take part and are dropped afterwards.
     private func collapse(_ input: [Maneuver], leg: RouteLeg) -> [Maneuver] {
         var steps = input
-        let fixed: Set<ManeuverType> = [.roundabout, .rotary, .exitRoundabout, .exitRotary, .roundaboutTurn, .depart, .arrive, .notification]
+        let fixed: Set<ManeuverType> = [.roundabout, .rotary, .exitRoundabout, .exitRotary, .roundaboutTurn, .depart, .arrive]
         var i = 1
         while i + 1 < steps.count {
             let s = steps[i], n = steps[i + 1]

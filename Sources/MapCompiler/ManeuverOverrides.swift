@@ -52,23 +52,7 @@ extension ManeuverOverride {
             degree[Int(e.from)] = degree[Int(e.from)] &+ 1
             if e.to != e.from { degree[Int(e.to)] = degree[Int(e.to)] &+ 1 }
         }
-        func allowed(_ d: DirectedEdge) -> Bool { g.edges[Int(d.edge)].flags.contains(d.reversed ? .backward : .forward) }
-        /// The way's directed edges a car drives into (or out of) `node` by.
-        func edges(_ way: Int64, at node: UInt32, leaving: Bool) -> [DirectedEdge] {
-            (index.wayEdges[way] ?? []).flatMap { e -> [DirectedEdge] in
-                let rec = g.edges[Int(e)]
-                var r = [DirectedEdge]()
-                if (leaving ? rec.from : rec.to) == node { r.append(DirectedEdge(edge: e, reversed: false)) }
-                if (leaving ? rec.to : rec.from) == node { r.append(DirectedEdge(edge: e, reversed: true)) }
-                return r.filter(allowed)
-            }
-        }
-        func arriving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { edges(way, at: node, leaving: false) }
-        func leaving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { edges(way, at: node, leaving: true) }
-        func ends(_ way: Int64) -> (UInt32, UInt32)? {
-            guard let e = index.wayEdges[way], let f = e.first, let l = e.last else { return nil }
-            return (g.edges[Int(f)].from, g.edges[Int(l)].to)
-        }
+        let ways = WayEdges(graph: g, index: index)
         var out = [ManeuverOverride]()
         for r in raw {
             guard let via = index.nodes[r.viaNode] else { skipped["via node not on a car road", default: 0] += 1; continue }
@@ -79,21 +63,21 @@ extension ManeuverOverride {
             // walk the via ways end to end from the from way to the to way
             var paths: [[DirectedEdge]] = []
             if r.viaWays.isEmpty {
-                for f in arriving(r.from, at: via) { for t in leaving(r.to, at: via) where t.edge != f.edge { paths.append([f, t]) } }
-            } else if let first = ends(r.viaWays[0]) {
-                for entry in Set([first.0, first.1]) where !arriving(r.from, at: entry).isEmpty {
+                for f in ways.arriving(r.from, at: via) { for t in ways.leaving(r.to, at: via) where t.edge != f.edge { paths.append([f, t]) } }
+            } else if let first = ways.ends(r.viaWays[0]) {
+                for entry in Set([first.0, first.1]) where !ways.arriving(r.from, at: entry).isEmpty {
                     var node = entry
                     var middle = [DirectedEdge]()
                     var ok = true
                     for way in r.viaWays {
-                        guard let (a, b) = ends(way), node == a || node == b, let edges = index.wayEdges[way] else { ok = false; break }
+                        guard let (a, b) = ways.ends(way), node == a || node == b, let edges = index.wayEdges[way] else { ok = false; break }
                         let forward = node == a
                         for e in forward ? edges : edges.reversed() { middle.append(DirectedEdge(edge: e, reversed: !forward)) }
                         node = forward ? b : a
                     }
-                    guard ok, middle.allSatisfy(allowed) else { continue }
-                    for f in arriving(r.from, at: entry) where f.edge != middle[0].edge {
-                        for t in leaving(r.to, at: node) where t.edge != middle[middle.count - 1].edge { paths.append([f] + middle + [t]) }
+                    guard ok, middle.allSatisfy(ways.allowed) else { continue }
+                    for f in ways.arriving(r.from, at: entry) where f.edge != middle[0].edge {
+                        for t in ways.leaving(r.to, at: node) where t.edge != middle[middle.count - 1].edge { paths.append([f] + middle + [t]) }
                     }
                 }
             }

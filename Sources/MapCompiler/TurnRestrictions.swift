@@ -79,22 +79,7 @@ struct ResolvedRestrictions: Sendable {
 extension ResolvedRestrictions {
     static func resolve(_ raw: [RawRestriction], graph g: RoadGraph, index: GraphBuilder.Index) -> ResolvedRestrictions {
         var out = ResolvedRestrictions()
-        func endpoints(_ e: UInt32) -> (UInt32, UInt32) { (g.edges[Int(e)].from, g.edges[Int(e)].to) }
-        func allowed(_ d: DirectedEdge) -> Bool {
-            g.edges[Int(d.edge)].flags.contains(d.reversed ? .backward : .forward)
-        }
-        /// Directed edges of a way arriving at / leaving a node (whether or not cars may drive them).
-        func incident(_ way: Int64, at node: UInt32) -> [DirectedEdge] {
-            (index.wayEdges[way] ?? []).flatMap { e -> [DirectedEdge] in
-                let (a, b) = endpoints(e)
-                var r = [DirectedEdge]()
-                if b == node { r.append(DirectedEdge(edge: e, reversed: false)) }
-                if a == node { r.append(DirectedEdge(edge: e, reversed: true)) }
-                return r
-            }
-        }
-        func arriving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { incident(way, at: node).filter(allowed) }
-        func leaving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { incident(way, at: node).map(\.opposite).filter(allowed) }
+        let ways = WayEdges(graph: g, index: index)
 
         for r in raw {
             if let viaOSM = r.viaNode {
@@ -105,8 +90,8 @@ extension ResolvedRestrictions {
                     return g.edges[Int(first)].from == via || g.edges[Int(last)].to == via
                 }
                 guard (r.from + r.to).allSatisfy(endsAt) else { out.skip("via node in the middle of a from or to way"); continue }
-                let froms = r.from.flatMap { arriving($0, at: via) }
-                let tos = r.to.flatMap { leaving($0, at: via) }
+                let froms = r.from.flatMap { ways.arriving($0, at: via) }
+                let tos = r.to.flatMap { ways.leaving($0, at: via) }
                 if froms.isEmpty { out.skip(r.from.allSatisfy { index.wayEdges[$0] == nil } ? "from way not a car road" : "from way cannot reach the via node"); continue }
                 if tos.isEmpty { out.skip(r.to.allSatisfy { index.wayEdges[$0] == nil } ? "to way not a car road" : "to way cannot leave the via node"); continue }
                 for f in froms {
@@ -118,7 +103,7 @@ extension ResolvedRestrictions {
                 out.applied += 1
             } else {
                 // via ways: walk from the end of the from way through the via ways to the to way
-                guard let path = viaPath(r, g: g, index: index, arriving: arriving, leaving: leaving) else { out.skip("via ways do not chain"); continue }
+                guard let path = viaPath(r, g: g, index: index, ways: ways) else { out.skip("via ways do not chain"); continue }
                 out.paths.append(path)
                 out.applied += 1
             }
@@ -130,18 +115,14 @@ extension ResolvedRestrictions {
     /// end in the order given (from, via…, to); a way joined in its middle makes the restriction
     /// ambiguous, and it is not applied (as OSRM does).
     private static func viaPath(_ r: RawRestriction, g: RoadGraph, index: GraphBuilder.Index,
-                                arriving: (Int64, UInt32) -> [DirectedEdge], leaving: (Int64, UInt32) -> [DirectedEdge]) -> Path? {
+                                ways: WayEdges) -> Path? {
         guard r.from.count == 1, r.to.count == 1 else { return nil }
-        func ends(_ way: Int64) -> (UInt32, UInt32)? {
-            guard let e = index.wayEdges[way], let f = e.first, let l = e.last else { return nil }
-            return (g.edges[Int(f)].from, g.edges[Int(l)].to)
-        }
         func shared(_ a: (UInt32, UInt32), _ b: (UInt32, UInt32)) -> UInt32? {
             let common = [a.0, a.1].filter { $0 == b.0 || $0 == b.1 }
             return Set(common).count == 1 ? common[0] : nil
         }
-        guard let fromEnds = ends(r.from[0]), let toEnds = ends(r.to[0]) else { return nil }
-        let viaEnds = r.viaWays.map(ends)
+        guard let fromEnds = ways.ends(r.from[0]), let toEnds = ways.ends(r.to[0]) else { return nil }
+        let viaEnds = r.viaWays.map(ways.ends)
         guard viaEnds.allSatisfy({ $0 != nil }) else { return nil }
         guard var node = shared(fromEnds, viaEnds[0]!) else { return nil }
         let entry = node
@@ -160,9 +141,44 @@ extension ResolvedRestrictions {
             let next = i + 1 < r.viaWays.count ? viaEnds[i + 1]! : toEnds
             guard node == next.0 || node == next.1 else { return nil }
         }
-        guard let from = arriving(r.from[0], entry).first else { return nil }
-        let tos = leaving(r.to[0], node)
+        guard let from = ways.arriving(r.from[0], at: entry).first else { return nil }
+        let tos = ways.leaving(r.to[0], at: node)
         guard !tos.isEmpty else { return nil }
         return Path(kind: r.kind, from: from, via: via, to: Set(tos))
+    }
+}
+
+/// Where the OSM ways named by a relation (a turn restriction, a maneuver override) lie in the
+/// built graph.
+struct WayEdges {
+    let graph: RoadGraph
+    let index: GraphBuilder.Index
+
+    /// Whether a car may drive a directed edge.
+    func allowed(_ d: DirectedEdge) -> Bool {
+        graph.edges[Int(d.edge)].flags.contains(d.reversed ? .backward : .forward)
+    }
+
+    /// The way's directed edges a car arrives at `node` by.
+    func arriving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { incident(way, at: node).filter(allowed) }
+
+    /// The way's directed edges a car leaves `node` by.
+    func leaving(_ way: Int64, at node: UInt32) -> [DirectedEdge] { incident(way, at: node).map(\.opposite).filter(allowed) }
+
+    /// The way's directed edges arriving at `node`, whether or not cars may drive them.
+    private func incident(_ way: Int64, at node: UInt32) -> [DirectedEdge] {
+        (index.wayEdges[way] ?? []).flatMap { e -> [DirectedEdge] in
+            let rec = graph.edges[Int(e)]
+            var r = [DirectedEdge]()
+            if rec.to == node { r.append(DirectedEdge(edge: e, reversed: false)) }
+            if rec.from == node { r.append(DirectedEdge(edge: e, reversed: true)) }
+            return r
+        }
+    }
+
+    /// The graph nodes where the way starts and ends.
+    func ends(_ way: Int64) -> (UInt32, UInt32)? {
+        guard let e = index.wayEdges[way], let f = e.first, let l = e.last else { return nil }
+        return (graph.edges[Int(f)].from, graph.edges[Int(l)].to)
     }
 }
