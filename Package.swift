@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Routing", "MapCompiler", "Simulation", "GPSInput", "Speech", "TestSupport"]),
         .testTarget(name: "GPSInputTests", dependencies: ["GPSInput", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Guidance", "TestSupport"]),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Navigation", "TestSupport"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Guidance", "Navigation", "TestSupport"]),
         .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "TestSupport"]),
         .testTarget(name: "PositioningTests", dependencies: ["Positioning", "GPSInput", "Geo", "TestSupport"]),

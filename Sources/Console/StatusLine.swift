@@ -28,7 +28,8 @@ public struct StatusLine: Sendable, Equatable {
                 let side = m.side.map { " on the \($0.rawValue)" } ?? ""
                 parts.append("[\(label)] Destination\(side) in \(words.shortDistance(p.distanceToNextMeters))")
             } else {
-                parts.append("[\(label)] \(p.nextInstruction) in \(words.shortDistance(p.distanceToNextMeters))")
+                let lanes = p.nextManeuver.flatMap { StatusLine.lanePicture($0.lanes) }.map { " lanes " + $0 } ?? ""
+                parts.append("[\(label)] \(p.nextInstruction) in \(words.shortDistance(p.distanceToNextMeters))\(lanes)")
             }
             var remaining = "\(words.shortDistance(p.remainingMeters)) \(StatusLine.duration(p.remainingSeconds))"
             if let t = time { remaining += " ETA " + FixTime.clock(t + p.remainingSeconds + Double(timeZoneOffsetSeconds)) }
@@ -45,6 +46,19 @@ public struct StatusLine: Sendable, Equatable {
         }
         parts.append(fixMode.map(\.label) ?? "NO FIX")
         text = parts.joined(separator: " | ")
+    }
+
+    /// The lanes at the next maneuver, left to right, those to take in brackets: "[L] [L] S S+R"
+    /// (L left, SL slight left, HL sharp left, S straight, R, SR, HR likewise, U U-turn, - unmarked);
+    /// nil where there is no choice of lanes to show.
+    public static func lanePicture(_ lanes: [Lane]) -> String? {
+        guard LaneAdvice(lanes) != nil else { return nil }
+        let short = ["left": "L", "slight left": "SL", "sharp left": "HL", "straight": "S", "right": "R", "slight right": "SR",
+                     "sharp right": "HR", "uturn": "U", "merge to left": "S", "merge to right": "S"]
+        return lanes.map { lane in
+            let arrows = lane.indications.map { short[$0] ?? "-" }.joined(separator: "+")
+            return lane.valid ? "[\(arrows)]" : arrows
+        }.joined(separator: " ")
     }
 
     /// A line saying GPS is missing.

@@ -26,8 +26,15 @@ public struct FeatureRunner {
     }
 
     let workDirectory: String
+    /// Also compare the `lanes` column: the lanes at each step's maneuver (the part before the
+    /// first ";", OSRM's first intersection of the step). Off by default: the figure is
+    /// route and turns.
+    let compareLanes: Bool
 
-    public init(workDirectory: String) { self.workDirectory = workDirectory }
+    public init(workDirectory: String, compareLanes: Bool = false) {
+        self.workDirectory = workDirectory
+        self.compareLanes = compareLanes
+    }
 
     public func run(path: String) -> FileResult {
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -43,6 +50,7 @@ public struct FeatureRunner {
         }
         for s in feature.scenarios {
             var state = ScenarioState(workDirectory: workDirectory, file: name, scenario: s.name)
+            state.compareLanes = compareLanes
             for step in feature.background + s.steps {
                 state.apply(step, into: &result)
             }
@@ -65,6 +73,7 @@ struct ScenarioState {
     var relations: [ScenarioMap.Relation] = []
     var options = ProfileOptions()
     var parseConditionals = false
+    var compareLanes = false
     /// Set by a step Tern does not support: every row after it fails with this reason.
     var unsupported: String?
     var built: (map: RoadMap, scenario: ScenarioMap)?
@@ -141,7 +150,7 @@ struct ScenarioState {
             guard let b = build(&result, rows: table.count, step: step) else { return }
             for row in table {
                 result.total += 1
-                for c in RouteCheck.unchecked(row) { result.unchecked[c, default: 0] += 1 }
+                for c in RouteCheck.unchecked(row, lanes: compareLanes) { result.unchecked[c, default: 0] += 1 }
                 if let why = RouteCheck(state: self, map: b.map, scenarioMap: b.scenario).check(row) {
                     result.failures.append(.init(scenario: scenario, line: row.line, reason: why))
                 } else {

@@ -16,8 +16,25 @@ struct RouteCheck {
     static let supported: Set<String> = ["from", "to", "waypoints", "route", "turns", "time", "distance", "speed", "locations", "#", "modes"]
 
     /// The columns of a row Tern does not compare.
-    static func unchecked(_ row: Row) -> [String] {
-        row.columns.filter { !supported.contains($0) && !$0.isEmpty }
+    static func unchecked(_ row: Row, lanes: Bool = false) -> [String] {
+        row.columns.filter { !supported.contains($0) && !$0.isEmpty && !(lanes && $0 == "lanes") }
+    }
+
+    /// The lanes of a step's first intersection in a `lanes` cell: the cell lists each
+    /// intersection's lanes, apart by ";" (which also joins a lane's arrows: "straight;right:true"),
+    /// so the first intersection ends at the first ";" after a lane's ":true" or ":false".
+    static func firstIntersectionLanes(_ cell: String) -> String {
+        let c = cell.trimmingCharacters(in: .whitespaces)
+        if c.hasPrefix(";") { return "" }
+        var lanes = [String]()
+        for token in c.split(separator: " ") {
+            if let r = token.firstMatch(of: /:(true|false);/) {
+                lanes.append(String(token[..<r.range.lowerBound]) + ":" + r.output.1)
+                break
+            }
+            lanes.append(String(token))
+        }
+        return lanes.joined(separator: " ")
     }
 
     /// nil when the row passes, else why not.
@@ -55,6 +72,13 @@ struct RouteCheck {
         if let want = row["turns"], !want.isEmpty {
             let got = steps.map(\.osrmTurn).joined(separator: ",")
             if got != want { problems.append("turns \(got), expected \(want)") }
+        }
+        if state.compareLanes, let want = row["lanes"], !want.isEmpty {
+            let wanted = want.split(separator: ",", omittingEmptySubsequences: false).map { RouteCheck.firstIntersectionLanes(String($0)) }
+            let got = steps.map { $0.lanes.map(\.osrmText).joined(separator: " ") }
+            if got != wanted {
+                problems.append("lanes \(got.joined(separator: ",")), expected \(wanted.joined(separator: ","))")
+            }
         }
         if let want = row["modes"], !want.isEmpty {
             let got = steps.map { $0.onFerry ? "ferry" : "driving" }

@@ -241,6 +241,14 @@ public enum PromptKind: String, Sendable {
 }
 
 extension Instructions {
+    /// Which lanes to take for a maneuver ("Use the left 2 lanes"), nil where the lanes are not
+    /// mapped, every lane will do, or the lanes to take are not side by side.
+    public func laneText(_ m: Maneuver) -> String? {
+        guard let a = LaneAdvice(m.lanes) else { return nil }
+        if a.count == 1 { return locale.phrase("lanes." + a.position.rawValue, [:]) }
+        return locale.phrase("lanes." + a.position.rawValue + "_n", ["n": locale.number(Double(a.count))])
+    }
+
     /// The spoken prompt for a maneuver `distanceMeters` ahead; `then` is the maneuver right after
     /// it when it follows within seconds.
     public func prompt(_ m: Maneuver, kind: PromptKind, distanceMeters: Double, then next: Maneuver? = nil) -> String {
@@ -256,6 +264,10 @@ extension Instructions {
                 }
             } else {
                 text = locale.phrase("prompt.in", ["distance": d, "instruction": locale.embedded(self.text(m))])
+                // the lanes to take, while there is time to change lanes (not in the "now" prompt)
+                if let lanes = laneText(m) {
+                    return text.capitalizedFirst + locale.fullStop + (locale.fullStop == "." ? " " : "") + lanes.capitalizedFirst + locale.fullStop
+                }
             }
         case .now, .arrive:
             text = self.text(m, signs: false)

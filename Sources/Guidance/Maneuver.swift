@@ -61,6 +61,9 @@ public struct Maneuver: Sendable, Equatable {
     public var destination = ""
     /// The motorway exit number where the maneuver leaves ("12"), "" where there is none.
     public var exitNumber = ""
+    /// The lanes of the road coming in at the maneuver, left to right, with those that lead where
+    /// the route goes marked valid (OSRM's intersection lanes); empty where none are mapped.
+    public var lanes: [Lane] = []
     /// A way on that needs no instruction, kept while the steps are collapsed, then dropped.
     var silent = false
     /// Given by a mapper's maneuver override: kept as it is by the collapse rules.
@@ -109,6 +112,38 @@ public struct Maneuver: Sendable, Equatable {
             if let m = modifier { return "\(type.rawValue) \(m.rawValue)" }
             return type.rawValue
         }
+    }
+}
+
+/// One lane of the road coming in at a maneuver.
+public struct Lane: Sendable, Equatable {
+    /// Its arrows in OSRM's words ("left", "straight", "slight right", "uturn", "none").
+    public var indications: [String]
+    /// Whether the lane leads where the route goes.
+    public var valid: Bool
+
+    public init(indications: [String], valid: Bool) {
+        self.indications = indications
+        self.valid = valid
+    }
+
+    /// "left:true", "straight;right:false": the form OSRM's feature files use.
+    public var osrmText: String { indications.joined(separator: ";") + ":" + (valid ? "true" : "false") }
+}
+
+/// Which lanes to use, as said: the valid lanes are next to each other at the left or right edge,
+/// or in the middle, while others are not valid (nothing to say when every lane will do, or when
+/// the valid lanes are apart).
+public struct LaneAdvice: Sendable, Equatable {
+    public enum Position: String, Sendable { case left, right, middle }
+    public var position: Position
+    public var count: Int
+
+    public init?(_ lanes: [Lane]) {
+        guard lanes.count >= 2, let first = lanes.firstIndex(where: { $0.valid }), let last = lanes.lastIndex(where: { $0.valid }),
+              lanes[first...last].allSatisfy({ $0.valid }), last - first + 1 < lanes.count else { return nil }
+        count = last - first + 1
+        position = first == 0 ? .left : (last == lanes.count - 1 ? .right : .middle)
     }
 }
 

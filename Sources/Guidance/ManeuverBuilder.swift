@@ -337,6 +337,7 @@ public struct ManeuverBuilder: Sendable {
         applyOverrides(&result, leg: leg)
         result = sliproads(result, leg: leg)
         result = collapse(result, leg: leg)
+        addLanes(&result, leg: leg)
         result = suppressShortNames(result, leg: leg)
         endOfRoadNeedsIntersections(&result, leg: leg)
         addLandmarks(&result, leg: leg)
@@ -1031,7 +1032,8 @@ public struct ManeuverBuilder: Sendable {
         var i = 1
         while i < steps.count - 1 {
             let s = steps[i]
-            if s.type == .newName, !s.overridden, let prev = out.last {
+            // (a name change where the road has turn lanes is kept: the lanes are news, OSRM's rule)
+            if s.type == .newName, !s.overridden, s.lanes.isEmpty, let prev = out.last {
                 let next = steps[i + 1]
                 // (a new name where the road turns, left, right or sharp, is said however short:
                 // the driver hears the turn; not just before the arrival, which says it)

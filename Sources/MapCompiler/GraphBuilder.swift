@@ -149,6 +149,8 @@ struct GraphBuilder {
                         let e = UInt32(g.edges.count)
                         if !a.destinationForward.isEmpty { g.destinations[DirectedEdge(edge: e, reversed: false)] = intern(a.destinationForward) }
                         if !a.destinationBackward.isEmpty { g.destinations[DirectedEdge(edge: e, reversed: true)] = intern(a.destinationBackward) }
+                        if !a.turnLanesForward.isEmpty { g.turnLanes[DirectedEdge(edge: e, reversed: false)] = intern(a.turnLanesForward) }
+                        if !a.turnLanesBackward.isEmpty { g.turnLanes[DirectedEdge(edge: e, reversed: true)] = intern(a.turnLanesBackward) }
                         index.wayEdges[way.id, default: []].append(e)
                         g.edges.append(EdgeRecord(
                             from: startNode, to: endNode, geometryStart: UInt32(g.geometry.count),

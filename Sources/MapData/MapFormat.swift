@@ -61,6 +61,11 @@
 //   EXITREF   u32 count, then count × (u32 node, u32 name id), ascending by node: the exit number
 //             of a motorway junction ("12")
 //
+// Turn lanes (optional, like MANEUVR):
+//   LANES     u32 count, then count × (u32 DirectedEdge.raw, u32 name id), ascending by edge: the
+//             lanes of a directed edge as it reaches its end, left to right, in OSRM's words
+//             ("left|straight|straight;right"; CarProfile.turnLanes)
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -97,9 +102,10 @@ public enum MapFormat {
         case maneuvers = "MANEUVR"
         case destinations = "DESTS"
         case exitRefs = "EXITREF"
+        case turnLanes = "LANES"
 
         /// Sections a map may lack (written by a later import than the map's): read as empty.
-        public var isOptional: Bool { self == .maneuvers || self == .destinations || self == .exitRefs }
+        public var isOptional: Bool { self == .maneuvers || self == .destinations || self == .exitRefs || self == .turnLanes }
 
         /// Position in `allCases` (a switch, not a hash: it is on every map access).
         @inline(__always) public var ordinal: Int {
@@ -128,6 +134,7 @@ public enum MapFormat {
             case .maneuvers: return 21
             case .destinations: return 22
             case .exitRefs: return 23
+            case .turnLanes: return 24
             }
         }
     }

@@ -86,6 +86,9 @@ public enum MapWriter {
         b.append(UInt32(graph.exitRefs.count))
         for (n, name) in graph.exitRefs.sorted(by: { $0.key < $1.key }) { b.append(n); b.append(name) }
         sections.append((.exitRefs, b.take()))
+        b.append(UInt32(graph.turnLanes.count))
+        for (d, name) in graph.turnLanes.sorted(by: { $0.key < $1.key }) { b.append(d.raw); b.append(name) }
+        sections.append((.turnLanes, b.take()))
         let r = graph.routing
         for v in r.weights { b.append(v) }
         sections.append((.routingWeights, b.take()))

@@ -62,6 +62,8 @@ public struct RoadGraph: Sendable {
     /// Signposts: what a directed edge leads to (a name id), and motorway exit numbers by node.
     public var destinations: [DirectedEdge: UInt32] = [:]
     public var exitRefs: [UInt32: UInt32] = [:]
+    /// Turn lanes of a directed edge as it reaches its end (a name id of the lane text).
+    public var turnLanes: [DirectedEdge: UInt32] = [:]
 
     public init() {}
 }

@@ -120,8 +120,8 @@ public final class RoadMap: Sendable {
         try check(len(.names) >= 4 + 4 * (nameCount + 1), "NAMES offsets")
         try check(len(.grid) >= GridHeader.byteSize, "GRID size")
         grid = GridHeader(raw: raw, offset: found[MapFormat.Tag.grid.rawValue]!.lowerBound)
-        var signposts = [0, 0]
-        for (i, (tag, limit)) in [(MapFormat.Tag.destinations, edgeCount * 2), (.exitRefs, nodeCount)].enumerated() {
+        var signposts = [0, 0, 0]
+        for (i, (tag, limit)) in [(MapFormat.Tag.destinations, edgeCount * 2), (.exitRefs, nodeCount), (.turnLanes, edgeCount * 2)].enumerated() {
             let r = found[tag.rawValue]!
             guard !r.isEmpty else { continue }
             let n = r.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: r.lowerBound, as: UInt32.self).littleEndian) : -1
@@ -137,6 +137,7 @@ public final class RoadMap: Sendable {
         }
         destinationCount = signposts[0]
         exitRefCount = signposts[1]
+        turnLanesCount = signposts[2]
         (maneuverOverrides, maneuverOverridesByFirstEdge) = try RoadMap.readOverrides(
             raw, found[MapFormat.Tag.maneuvers.rawValue]!, nodeCount: nodeCount, edgeCount: edgeCount, path: path)
     }
@@ -144,12 +145,20 @@ public final class RoadMap: Sendable {
     /// Entries of the signpost sections (0 for a map without them).
     private let destinationCount: Int
     private let exitRefCount: Int
+    private let turnLanesCount: Int
 
     /// What the signs say a directed edge leads to ("A 5, Frankfurt"), "" where nothing is signed.
     public func destination(of d: DirectedEdge) -> String { name(signpost(.destinations, destinationCount, d.raw)) }
 
     /// The exit number of a motorway junction node ("12"), "" where it has none.
     public func exitRef(ofNode n: UInt32) -> String { name(signpost(.exitRefs, exitRefCount, n)) }
+
+    /// The turn lanes of a directed edge as it reaches its end, left to right ("left|straight;right",
+    /// see `CarProfile.turnLanes`), "" where none are mapped.
+    public func turnLanes(of d: DirectedEdge) -> String { name(signpost(.turnLanes, turnLanesCount, d.raw)) }
+
+    /// Whether a directed edge has turn lanes (no string made).
+    public func hasTurnLanes(_ d: DirectedEdge) -> Bool { signpost(.turnLanes, turnLanesCount, d.raw) != 0 }
 
     /// Binary search of a signpost section (sorted u32 key, u32 name id pairs); 0 when absent.
     private func signpost(_ tag: MapFormat.Tag, _ count: Int, _ key: UInt32) -> UInt32 {

@@ -2,12 +2,12 @@ import FeatureCheck
 import Foundation
 import JSONLines
 
-/// `tern check-features FILE_OR_DIR... [--json] [--verbose]`: runs OSRM-style scenario files
-/// through the real import, routing and guidance; one line per file `NAME: passed/total`,
-/// and a last line `TOTAL: passed/total`.
+/// `tern check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]`: runs OSRM-style scenario
+/// files through the real import, routing and guidance; one line per file `NAME: passed/total`,
+/// and a last line `TOTAL: passed/total`. `--lanes` also compares the lanes at each maneuver.
 enum CheckFeaturesCommand {
     static func run(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: [], switches: ["json", "verbose"])
+        let a = try Arguments(args, valued: [], switches: ["json", "verbose", "lanes"])
         guard !a.positional.isEmpty else { throw UsageError("check-features needs feature files or folders") }
         var files = [String]()
         for p in a.positional {
@@ -23,7 +23,7 @@ enum CheckFeaturesCommand {
         let work = NSTemporaryDirectory() + "tern-features-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let runner = FeatureRunner(workDirectory: work)
+        let runner = FeatureRunner(workDirectory: work, compareLanes: a.has("lanes"))
         var passed = 0, total = 0
         var unchecked = [String: Int]()
         var items = [JSONValue]()

@@ -118,7 +118,8 @@ enum MapCommands {
         for (i, leg) in r.route.maneuvers.enumerated() {
             if r.route.maneuvers.count > 1 { printOut("leg \(i + 1):") }
             for m in leg {
-                printOut("  \(text.shortDistance(m.distanceFromStartMeters).padding(toLength: 8, withPad: " ", startingAt: 0)) \(text.text(m))")
+                let lanes = text.laneText(m).map { " — " + $0 } ?? ""
+                printOut("  \(text.shortDistance(m.distanceFromStartMeters).padding(toLength: 8, withPad: " ", startingAt: 0)) \(text.text(m))\(lanes)")
             }
         }
         return 0
@@ -147,6 +148,8 @@ enum MapCommands {
                         ("type", .string(m.type.rawValue)), ("modifier", m.modifier.map { .string($0.rawValue) } ?? .null),
                         ("instruction", .string(text.text(m))), ("street", .string(m.street)),
                         ("distance_m", .num(m.stepDistanceMeters, 1)), ("exit", m.exit.map { .int($0) } ?? .null),
+                        ("lanes", .array(m.lanes.map { .object([("indications", .array($0.indications.map { .string($0) })),
+                                                                ("valid", .bool($0.valid))]) })),
                     ]))
                 }
             }

@@ -23,7 +23,7 @@ public enum TernCLI {
           ctl [--socket PATH] COMMAND...                talk to a running tern: go, via, cancel, continue, reroute,
                                                         repeat, mute, status, help; watch [--seconds N] streams events
           say TEXT [--lang L] [--device PCM | --wav FILE]
-          check-features FILE_OR_DIR... [--json] [--verbose]
+          check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]
                                                         OSRM scenario files; NAME: passed/total per file
           bench-match --map MAP --queries Q.json [--noise M] [--drives N] [--export DIR] [--json]
                                                         positioning and matching accuracy and cost on simulated drives

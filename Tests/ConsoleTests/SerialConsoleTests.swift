@@ -1,6 +1,7 @@
 import Console
 import Foundation
 import Geo
+import Guidance
 import Navigation
 import TestSupport
 import Testing
@@ -110,5 +111,15 @@ final class PTY {
         #expect(StatusLine.waiting("gpsd lost").text == "[NO FIX] gpsd lost")
         let mph = StatusLine(phase: .arrived, progress: nil, speedMetersPerSecond: 0, fixMode: .twoD, time: 0, units: .imperial)
         #expect(mph.text == "[ARRIVED] You have arrived | 0 mph | 2D")
+    }
+
+    /// The lanes to take at the next maneuver, drawn where there is a choice of lanes.
+    @Test func lanePicture() {
+        let lanes = [Lane(indications: ["left"], valid: true), Lane(indications: ["left"], valid: true),
+                     Lane(indications: ["straight"], valid: false), Lane(indications: ["straight", "right"], valid: false),
+                     Lane(indications: ["none"], valid: false)]
+        #expect(StatusLine.lanePicture(lanes) == "[L] [L] S S+R -")
+        #expect(StatusLine.lanePicture(lanes.map { Lane(indications: $0.indications, valid: true) }) == nil)
+        #expect(StatusLine.lanePicture([]) == nil)
     }
 }

@@ -85,6 +85,18 @@ import Testing
             #expect(text != Instructions(locale: l).text(Maneuver(type: .notification, modifier: .straight, street: street, location: at,
                                                                   shapeIndex: 0, distanceFromStartMeters: 0)), "\(code): \(text)")
         }
+        // lanes: the left, right or middle one or two of three, said after the instruction
+        var laneTexts = Set<String>()
+        for valid in [[true, false, false], [true, true, false], [false, false, true], [false, true, true], [false, true, false]] {
+            var m = Maneuver(type: .turn, modifier: .left, street: "Hauptstraße", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+            m.lanes = valid.map { Lane(indications: ["left"], valid: $0) }
+            let lanes = try #require(Instructions(locale: l).laneText(m), "\(code)")
+            laneTexts.insert(lanes)
+            let p = Instructions(locale: l).prompt(m, kind: .turnIn, distanceMeters: 300)
+            #expect(!lanes.contains("{") && p.contains(String(lanes.dropFirst())), "\(code): \(p)")
+            samples.append(m)
+        }
+        #expect(laneTexts.count == 5, "\(code): \(laneTexts)")
         let signedTexts = signed.map { (Instructions(locale: l).text($0), $0.type == .offRamp ? $0.exitNumber : "") }
         for (text, number) in signedTexts {
             let spoken = code == "he" && number == "38" ? "שלושים ושמונה" : number
@@ -108,6 +120,30 @@ import Testing
             }
             #expect(!t.message("prompt.continue_for", distanceMeters: 4000).contains("{"))
         }
+    }
+
+    /// Lanes are said after the instruction while there is time to change lanes, not at the
+    /// maneuver; nothing is said where every lane will do or the lanes to take are apart.
+    @Test func laneAdviceIsSaid() throws {
+        let at = Coordinate(latitude: 48, longitude: 11)
+        var m = Maneuver(type: .turn, modifier: .left, street: "Hauptstraße", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        m.lanes = [Lane(indications: ["left"], valid: true), Lane(indications: ["left", "straight"], valid: true),
+                   Lane(indications: ["straight"], valid: false)]
+        let t = Instructions()
+        #expect(t.prompt(m, kind: .turnIn, distanceMeters: 300) == "In 300 metres, turn left onto Hauptstraße. Use the left 2 lanes.")
+        #expect(t.prompt(m, kind: .now, distanceMeters: 0) == "Turn left onto Hauptstraße.")
+        m.lanes[0].valid = false
+        #expect(t.laneText(m) == "Use the middle lane")
+        m.lanes[2].valid = true
+        #expect(t.laneText(m) == "Use the right 2 lanes")
+        m.lanes[0].valid = true
+        #expect(t.laneText(m) == nil)
+        m.lanes[1].valid = false
+        #expect(t.laneText(m) == nil)
+        let de = Instructions(locale: try #require(GuidanceLocale.named("de")))
+        m.lanes[1].valid = true
+        m.lanes[2].valid = false
+        #expect(de.laneText(m) == "Eine der 2 linken Spuren benutzen")
     }
 
     @Test func fallbacksAndErrors() throws {

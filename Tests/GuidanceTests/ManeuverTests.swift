@@ -413,6 +413,50 @@ import Testing
         #expect(west.count == 3 && west[1].ref == "B 535" && west[1].destination.isEmpty)
     }
 
+    /// Turn lanes from the map at each maneuver: the lanes that lead the way the route goes are
+    /// valid; lanes drawn only up to a way split before the junction still count there; a name
+    /// change where the road has lanes is said however short (OSRM's rule); a turn soon followed
+    /// by another keeps the lanes that lead on into the next one's lanes.
+    @Test func turnLanesComeFromTheMap() throws {
+        let cross = """
+                        e                 g
+            a       x   b  k              c       h
+                        d                 f
+            """
+        var s = ScenarioMap(ascii: cross, gridMeters: 10, origin: Coordinate(latitude: 49.4, longitude: 8.6))
+        s.ways = [.init("ax", [("highway", "secondary"), ("name", "Main"), ("turn:lanes:forward", "left|through|through;right")]),
+                  .init("xb", [("highway", "secondary"), ("name", "Main")]),
+                  .init("bk", [("highway", "secondary"), ("name", "High")]),
+                  .init("kc", [("highway", "secondary"), ("name", "High"), ("turn:lanes:forward", "left|left|through|right")]),
+                  .init("ch", [("highway", "secondary"), ("name", "High")]),
+                  .init("be", [("highway", "residential"), ("name", "North")]),
+                  .init("bd", [("highway", "residential"), ("name", "South")]),
+                  .init("cg", [("highway", "residential"), ("name", "Up")]),
+                  .init("cf", [("highway", "residential"), ("name", "Down")])]
+        let m = try TestMaps.scenario(s)
+        func lanes(_ steps: [Maneuver]) -> [String] { steps.map { $0.lanes.map(\.osrmText).joined(separator: " ") } }
+        // carried over the split at x (no other way there) to the junction at b
+        let left = try maneuvers(m, s["a"]!, s["e"]!)
+        #expect(left.map(\.osrmTurn) == ["depart", "turn left", "arrive"])
+        #expect(lanes(left) == ["", "left:true straight:false straight;right:false", ""])
+        let right = try maneuvers(m, s["a"]!, s["d"]!)
+        #expect(lanes(right) == ["", "left:false straight:false straight;right:true", ""])
+        // Main becomes High straight on at b: said because of the lanes, valid the through lanes
+        let on = try maneuvers(m, s["a"]!, s["h"]!)
+        #expect(on.map(\.osrmTurn) == ["depart", "new name straight", "arrive"])
+        #expect(lanes(on)[1] == "left:false straight:true straight;right:true")
+        let short = try maneuvers(m, s["a"]!, s["k"]!)
+        #expect(short.map(\.osrmTurn) == ["depart", "new name straight", "arrive"] && short[1].stepDistanceMeters < 40)
+        // straight at b, then left at c 120 m on: of the two through lanes at b, the one on the left
+        let then = try maneuvers(m, s["a"]!, s["g"]!)
+        #expect(then.map(\.osrmTurn) == ["depart", "new name straight", "turn left", "arrive"])
+        #expect(lanes(then) == ["", "left:false straight:true straight;right:false", "left:true left:true straight:false right:false", ""])
+        #expect(Instructions().prompt(then[1], kind: .turnIn, distanceMeters: 200).hasSuffix("Use the middle lane."))
+        // the other way along Main has no lanes mapped
+        let back = try maneuvers(m, s["c"]!, s["e"]!)
+        #expect(back.allSatisfy { $0.lanes.isEmpty })
+    }
+
     /// Where the road parts into two roads both about straight on (within 20°) and neither way
     /// is obvious, the straighter one is not "go straight" (which of the two?) but the side to
     /// keep: "keep left at the fork" (CG-2 in Encamp, Andorra; Valhalla's "keep right at the

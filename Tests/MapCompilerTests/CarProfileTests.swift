@@ -49,6 +49,30 @@ import Testing
 
     /// Signs per direction: plain `destination` is the way's own direction, or the only one of a
     /// one-way drawn against it; `:forward`/`:backward` win; the first of each list is kept.
+    /// Turn lanes per direction in OSRM's words: plain `turn:lanes` is the way's own direction (or
+    /// the only one of a one-way drawn against it); lanes closed to cars, and bus lanes counted by
+    /// `lanes:psv`, are left out; a lane's arrows come in OSRM's order.
+    @Test func turnLanesPerDirection() throws {
+        let two = try #require(CarProfile.attributes(of: ["highway": "primary", "turn:lanes:forward": "left|through;right",
+                                                         "turn:lanes:backward": "reverse;left||"]))
+        #expect(two.turnLanesForward == "left|straight;right")
+        #expect(two.turnLanesBackward == "left;uturn|none|none")
+        let plain = try #require(CarProfile.attributes(of: ["highway": "secondary", "turn:lanes": "left|through"]))
+        #expect(plain.turnLanesForward == "left|straight" && plain.turnLanesBackward == "")
+        let against = try #require(CarProfile.attributes(of: ["highway": "secondary", "oneway": "-1", "turn:lanes": "through|slight_right"]))
+        #expect(against.turnLanesForward == "" && against.turnLanesBackward == "straight|slight right")
+        let bus = try #require(CarProfile.attributes(of: ["highway": "primary", "oneway": "yes", "turn:lanes": "through|right|",
+                                                         "lanes:psv": "1"]))
+        #expect(bus.turnLanesForward == "straight|right")
+        let closed = try #require(CarProfile.attributes(of: ["highway": "primary", "oneway": "yes", "turn:lanes": "through|through|right",
+                                                            "vehicle:lanes": "yes|no|yes"]))
+        #expect(closed.turnLanesForward == "straight|right")
+        // unmarked lanes only, unknown arrows, and a list no road has
+        #expect(CarProfile.turnLanes(["turn:lanes": "none|"], forward: true) == "")
+        #expect(CarProfile.turnLanes(["turn:lanes": "left|bogus"], forward: true) == "left|none")
+        #expect(CarProfile.turnLanes(["turn:lanes": Array(repeating: "left", count: 17).joined(separator: "|")], forward: true) == "")
+    }
+
     @Test func destinationsPerDirection() throws {
         let link = try #require(CarProfile.attributes(of: ["highway": "motorway_link", "destination": "Frankfurt;Darmstadt",
                                                           "destination:ref": "A 5"]))

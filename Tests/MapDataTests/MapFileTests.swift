@@ -34,6 +34,8 @@ func squareGraph() -> RoadGraph {
     // signposts: the diagonal leads to "Diagonal" (name 3), node 1 is exit "North Side" (name 1)
     g.destinations = [DirectedEdge(edge: 4, reversed: false): 3]
     g.exitRefs = [1: 1]
+    g.names.append("left|straight;right")
+    g.turnLanes = [DirectedEdge(edge: 2, reversed: true): UInt32(g.names.count - 1)]
     return g
 }
 
@@ -69,6 +71,9 @@ func squareGraph() -> RoadGraph {
         #expect(m.destination(of: DirectedEdge(edge: 0, reversed: false)) == "")
         #expect(m.exitRef(ofNode: 1) == "North Side")
         #expect(m.exitRef(ofNode: 2) == "")
+        #expect(m.turnLanes(of: DirectedEdge(edge: 2, reversed: true)) == "left|straight;right")
+        #expect(m.hasTurnLanes(DirectedEdge(edge: 2, reversed: true)))
+        #expect(!m.hasTurnLanes(DirectedEdge(edge: 2, reversed: false)) && m.turnLanes(of: DirectedEdge(edge: 1, reversed: true)) == "")
         let cafes = m.places(near: g.nodes[0], radiusMeters: 30)
         #expect(cafes.count == 1)
         #expect(cafes.first.map { m.name($0.place.nameID) } == "Corner Café")
@@ -167,8 +172,10 @@ func squareGraph() -> RoadGraph {
     #expect(m.maneuverOverrides.isEmpty)
     #expect(m.destination(of: DirectedEdge(edge: 4, reversed: false)) == "")
     #expect(m.exitRef(ofNode: 1) == "")
+    #expect(m.turnLanes(of: DirectedEdge(edge: 2, reversed: true)) == "")
     #expect(m.edgeCount == 5)
-    #expect(!m.sectionTags.contains("MANEUVR") && !m.sectionTags.contains("DESTS") && !m.sectionTags.contains("EXITREF"))
+    #expect(!m.sectionTags.contains("MANEUVR") && !m.sectionTags.contains("DESTS") && !m.sectionTags.contains("EXITREF")
+            && !m.sectionTags.contains("LANES"))
 }
 
 /// Signposts and overrides that point outside the map are refused with the section's name, even
@@ -180,6 +187,9 @@ func squareGraph() -> RoadGraph {
     bad.append(g)
     g = squareGraph()
     g.exitRefs = [1: 999]
+    bad.append(g)
+    g = squareGraph()
+    g.turnLanes = [DirectedEdge(edge: 3, reversed: false): 9999]
     bad.append(g)
     g = squareGraph()
     g.maneuverOverrides[0].path.append(DirectedEdge(edge: 99, reversed: false))

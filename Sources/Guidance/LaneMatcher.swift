@@ -1,0 +1,175 @@
+import MapData
+import Routing
+
+/// Which lanes of a road lead to which of the roads at the junction it reaches, from the arrows
+/// mapped in `turn:lanes` (OSRM's turn lane matching, simplified):
+/// - an arrow leads to the road on its side whose angle is nearest the arrow's own ("left" is
+///   90° to the left; "straight" takes the straightest road within 45°; a left or right arrow
+///   needs a road at least 20° off straight, a slight one any road on its side; "uturn" leads back);
+/// - an unmarked lane ("none") beside the lanes with arrows takes the roads no arrow leads to on
+///   its side of them, or else does what the lane next to it does (both neighbours' roads when it
+///   lies between two marked lanes: a middle lane of "left|none|right" at a T goes either way).
+enum LaneMatcher {
+    /// The road an arrow points at: its angle (0 straight, positive right), nil for "none".
+    static func idealAngle(_ arrow: String) -> Double? {
+        switch arrow {
+        case "straight", "merge to left", "merge to right": return 0
+        case "slight right": return 45
+        case "right": return 90
+        case "sharp right": return 135
+        case "slight left": return -45
+        case "left": return -90
+        case "sharp left": return -135
+        case "uturn": return 180
+        default: return nil
+        }
+    }
+
+    /// For each lane (its arrows, left to right) whether it leads to road `chosen` of `angles`
+    /// (the roads a car may take, by turn angle; `uTurn` is the index of the way back, if it is
+    /// one of them). nil when the lanes and roads do not match: no lane leads to `chosen`.
+    static func valid(lanes: [[String]], angles: [Double], chosen: Int, uTurn: Int? = nil) -> [Bool]? {
+        func road(for arrow: String) -> Int? {
+            guard let ideal = idealAngle(arrow) else { return nil }
+            if arrow == "uturn" { return uTurn }
+            var best: (Int, Double)? = nil
+            for (i, a) in angles.enumerated() where i != uTurn {
+                let ok: Bool
+                if ideal == 0 { ok = abs(a) <= 45 } else if abs(ideal) == 45 { ok = a * ideal > 0 } else { ok = a * ideal > 0 && abs(a) >= 20 }
+                guard ok else { continue }
+                let d = abs(a - ideal)
+                if best.map({ d < $0.1 }) ?? true { best = (i, d) }
+            }
+            return best?.0
+        }
+        var leads: [Set<Int>] = lanes.map { Set($0.compactMap(road(for:))) }
+        let marked = lanes.indices.filter { i in lanes[i].contains { idealAngle($0) != nil } }
+        guard let firstMarked = marked.first, let lastMarked = marked.last else { return nil }
+        let matched = leads.reduce(into: Set<Int>()) { $0.formUnion($1) }
+        let unmatched = angles.indices.filter { !matched.contains($0) && $0 != uTurn }
+        func extreme(_ set: Set<Int>, left: Bool) -> Double? {
+            let a = set.map { angles[$0] }
+            return left ? a.min() : a.max()
+        }
+        for i in lanes.indices where !marked.contains(i) {
+            if i < firstMarked || i > lastMarked {
+                // beside the marked lanes: the road straight on if no arrow leads there, and on
+                // the outermost lane also the roads further out on that side
+                let left = i < firstMarked
+                let neighbour = left ? firstMarked : lastMarked
+                let edge = extreme(leads[neighbour], left: left) ?? 0
+                let side = unmatched.filter { left ? angles[$0] < edge : angles[$0] > edge }
+                let straight = side.filter { abs(angles[$0]) <= 45 }.min { abs(angles[$0]) < abs(angles[$1]) }
+                var set = Set<Int>()
+                if let s = straight { set.insert(s) }
+                if i == 0 || i == lanes.count - 1 { set.formUnion(side) }
+                leads[i] = set.isEmpty ? leads[neighbour] : set
+            } else {
+                // between marked lanes: straight on where no arrow leads there, else either
+                // neighbour's way (the middle lane of "left|none|right" at a T)
+                let before = marked.last { $0 < i }!, after = marked.first { $0 > i }!
+                if let s = unmatched.filter({ abs(angles[$0]) <= 45 }).min(by: { abs(angles[$0]) < abs(angles[$1]) }) {
+                    leads[i] = [s]
+                } else {
+                    leads[i] = leads[before].union(leads[after])
+                }
+            }
+        }
+        let valid = leads.map { $0.contains(chosen) }
+        return valid.contains(true) ? valid : nil
+    }
+}
+
+extension LaneMatcher {
+    /// The valid lanes of a maneuver narrowed to those that lead into the valid lanes of the
+    /// next one: the lanes taken are laid side by side over the next road's lanes (one to one when
+    /// they are as many; two into four, the left one leads into the left two) and those that
+    /// reach a valid lane are kept. nil when nothing changes (valid lanes apart, every lane of
+    /// the road taken, or every lane taken leads on).
+    static func anticipate(_ valid: [Bool], next: [Bool]) -> [Bool]? {
+        guard let a = valid.firstIndex(of: true), let b = valid.lastIndex(of: true), valid[a...b].allSatisfy({ $0 }),
+              let c = next.firstIndex(of: true), let d = next.lastIndex(of: true), next[c...d].allSatisfy({ $0 }) else { return nil }
+        let n = b - a + 1, m = next.count, want = d - c + 1
+        guard want < m, n < valid.count else { return nil }
+        var keep = [Bool](repeating: false, count: valid.count)
+        // lane j of the n taken spreads over the next road's lanes j·m/n ..< (j+1)·m/n
+        for j in 0..<n {
+            let from = Double(j * m) / Double(n), to = Double((j + 1) * m) / Double(n)
+            keep[a + j] = from < Double(d + 1) && to > Double(c)
+        }
+        return keep == valid || !keep.contains(true) ? nil : keep
+    }
+}
+
+extension ManeuverBuilder {
+    /// Maneuvers closer than this (metres) for each lane the driver may have to cross are one
+    /// lane change: the lanes of the first keep only those that lead on into the lanes of the
+    /// second (OSRM's anticipation: its distance, times the lanes left or right of the valid ones,
+    /// whichever are more).
+    static let laneAnticipationMeters = 200.0
+
+    /// The lanes at each maneuver where the road coming in has turn lanes mapped. None at
+    /// roundabouts (OSRM leaves them out: the lanes on the ring are not the exits').
+    func addLanes(_ steps: inout [Maneuver], leg: RouteLeg) {
+        for i in steps.indices {
+            let k = steps[i].edgeIndex
+            guard k >= 1, k < leg.edges.count, steps[i].type != .depart, steps[i].type != .arrive,
+                  !ManeuverBuilder.ringTypes.contains(steps[i].type) else { continue }
+            steps[i].lanes = lanes(leg, at: k)
+        }
+        // from the last maneuver back: a turn soon followed by another keeps the lanes that lead
+        // into the next one's lanes
+        guard steps.count >= 3 else { return }
+        for i in stride(from: steps.count - 3, through: 1, by: -1) {
+            let a = steps[i], b = steps[i + 1]
+            guard !a.lanes.isEmpty, !b.lanes.isEmpty else { continue }
+            let valid = a.lanes.map(\.valid)
+            let toCross = max(valid.firstIndex(of: true) ?? 0, a.lanes.count - 1 - (valid.lastIndex(of: true) ?? a.lanes.count - 1))
+            guard b.distanceFromStartMeters - a.distanceFromStartMeters <= Double(toCross) * ManeuverBuilder.laneAnticipationMeters,
+                  let keep = LaneMatcher.anticipate(a.lanes.map(\.valid), next: b.lanes.map(\.valid)) else { continue }
+            for j in steps[i].lanes.indices { steps[i].lanes[j].valid = keep[j] }
+        }
+    }
+
+    /// How far back lanes mapped before the junction still count: over nodes where the driver has
+    /// no other way to go (a way split for traffic lights, a one-way street coming in), lanes are
+    /// often drawn only up to there (OSRM's "previous lanes").
+    static let laneCarryMeters = 50.0
+
+    /// The lanes of edge k-1 where it meets edge k, valid where they lead onto edge k.
+    func lanes(_ leg: RouteLeg, at k: Int) -> [Lane] {
+        let inEdge = leg.edges[k - 1], outEdge = leg.edges[k]
+        // the nearest edge back with lanes, within reach (cheap: most junctions have none)
+        var mapped = k - 1, carried = 0.0
+        while !map.hasTurnLanes(leg.edges[mapped]) {
+            carried += Double(map.edge(leg.edges[mapped].edge).lengthMeters)
+            guard mapped >= 1, carried <= ManeuverBuilder.laneCarryMeters else { return [] }
+            mapped -= 1
+        }
+        // every node passed on the way offers no other way
+        for j in stride(from: k - 1, to: mapped, by: -1) {
+            let before = leg.edges[j - 1], after = leg.edges[j]
+            if roads(at: map.source(of: after), from: before, bearingIn: bearingIn(before)).contains(where: { $0.canEnter && $0.out != after }) {
+                return []
+            }
+        }
+        let arrows = map.turnLanes(of: leg.edges[mapped]).split(separator: "|", omittingEmptySubsequences: false)
+            .map { $0.split(separator: ";").map(String.init) }
+        let node = map.source(of: outEdge)
+        let bIn = bearingIn(inEdge)
+        var angles = [Double](), chosen = -1
+        for r in roads(at: node, from: inEdge, bearingIn: bIn) where r.canEnter {
+            if r.out == outEdge { chosen = angles.count }
+            angles.append(r.angle)
+        }
+        var uTurn: Int? = nil
+        if outEdge.edge == inEdge.edge {
+            // the way back along the same road
+            uTurn = angles.count
+            chosen = angles.count
+            angles.append(180)
+        }
+        guard chosen >= 0, let valid = LaneMatcher.valid(lanes: arrows, angles: angles, chosen: chosen, uTurn: uTurn) else { return [] }
+        return zip(arrows, valid).map { Lane(indications: $0.0, valid: $0.1) }
+    }
+}
