@@ -246,7 +246,9 @@ extension Instructions {
     public func laneText(_ m: Maneuver) -> String? {
         guard let a = LaneAdvice(m.lanes) else { return nil }
         if a.count == 1 { return locale.phrase("lanes." + a.position.rawValue, [:]) }
-        return locale.phrase("lanes." + a.position.rawValue + "_n", ["n": locale.number(Double(a.count))])
+        // (Hebrew counts the lanes in the construct form: "משני הנתיבים")
+        let n = locale.code == "he" && a.count < HebrewNumbers.construct.count ? HebrewNumbers.construct[a.count] : locale.number(Double(a.count))
+        return locale.phrase("lanes." + a.position.rawValue + "_n", ["n": n])
     }
 
     /// The spoken prompt for a maneuver `distanceMeters` ahead; `then` is the maneuver right after

@@ -9,7 +9,7 @@ import Routing
 /// - an unmarked lane ("none") beside the lanes with arrows takes the roads no arrow leads to on
 ///   its side of them, or else does what the lane next to it does (both neighbours' roads when it
 ///   lies between two marked lanes: a middle lane of "left|none|right" at a T goes either way).
-enum LaneMatcher {
+public enum LaneMatcher {
     /// The road an arrow points at: its angle (0 straight, positive right), nil for "none".
     static func idealAngle(_ arrow: String) -> Double? {
         switch arrow {
@@ -28,7 +28,7 @@ enum LaneMatcher {
     /// For each lane (its arrows, left to right) whether it leads to road `chosen` of `angles`
     /// (the roads a car may take, by turn angle; `uTurn` is the index of the way back, if it is
     /// one of them). nil when the lanes and roads do not match: no lane leads to `chosen`.
-    static func valid(lanes: [[String]], angles: [Double], chosen: Int, uTurn: Int? = nil) -> [Bool]? {
+    public static func valid(lanes: [[String]], angles: [Double], chosen: Int, uTurn: Int? = nil) -> [Bool]? {
         func road(for arrow: String) -> Int? {
             guard let ideal = idealAngle(arrow) else { return nil }
             if arrow == "uturn" { return uTurn }
@@ -48,7 +48,8 @@ enum LaneMatcher {
         let matched = leads.reduce(into: Set<Int>()) { $0.formUnion($1) }
         let unmatched = angles.indices.filter { !matched.contains($0) && $0 != uTurn }
         func extreme(_ set: Set<Int>, left: Bool) -> Double? {
-            let a = set.map { angles[$0] }
+            // (the way back is no side's edge: a "left;uturn" lane's edge is its left turn)
+            let a = set.filter { $0 != uTurn }.map { angles[$0] }
             return left ? a.min() : a.max()
         }
         for i in lanes.indices where !marked.contains(i) {
@@ -86,7 +87,7 @@ extension LaneMatcher {
     /// they are as many; two into four, the left one leads into the left two) and those that
     /// reach a valid lane are kept. nil when nothing changes (valid lanes apart, every lane of
     /// the road taken, or every lane taken leads on).
-    static func anticipate(_ valid: [Bool], next: [Bool]) -> [Bool]? {
+    public static func anticipate(_ valid: [Bool], next: [Bool]) -> [Bool]? {
         guard let a = valid.firstIndex(of: true), let b = valid.lastIndex(of: true), valid[a...b].allSatisfy({ $0 }),
               let c = next.firstIndex(of: true), let d = next.lastIndex(of: true), next[c...d].allSatisfy({ $0 }) else { return nil }
         let n = b - a + 1, m = next.count, want = d - c + 1
@@ -117,8 +118,12 @@ extension ManeuverBuilder {
                   !ManeuverBuilder.ringTypes.contains(steps[i].type) else { continue }
             steps[i].lanes = lanes(leg, at: k)
         }
-        // from the last maneuver back: a turn soon followed by another keeps the lanes that lead
-        // into the next one's lanes
+    }
+
+    /// From the last maneuver back: a turn soon followed by another keeps the lanes that lead into
+    /// the next one's lanes. After the short name changes are dropped: two turns that end up next
+    /// to each other are anticipated.
+    func anticipateLanes(_ steps: inout [Maneuver]) {
         guard steps.count >= 3 else { return }
         for i in stride(from: steps.count - 3, through: 1, by: -1) {
             let a = steps[i], b = steps[i + 1]
@@ -155,6 +160,8 @@ extension ManeuverBuilder {
         }
         let arrows = map.turnLanes(of: leg.edges[mapped]).split(separator: "|", omittingEmptySubsequences: false)
             .map { $0.split(separator: ";").map(String.init) }
+        // (the import keeps no more; a longer list comes from a damaged map)
+        guard arrows.count <= MapFormat.maxTurnLanes else { return [] }
         let node = map.source(of: outEdge)
         let bIn = bearingIn(inEdge)
         var angles = [Double](), chosen = -1

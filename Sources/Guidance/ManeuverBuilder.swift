@@ -339,6 +339,7 @@ public struct ManeuverBuilder: Sendable {
         result = collapse(result, leg: leg)
         addLanes(&result, leg: leg)
         result = suppressShortNames(result, leg: leg)
+        anticipateLanes(&result)
         endOfRoadNeedsIntersections(&result, leg: leg)
         addLandmarks(&result, leg: leg)
         lengths(&result, leg: leg)
@@ -1032,8 +1033,9 @@ public struct ManeuverBuilder: Sendable {
         var i = 1
         while i < steps.count - 1 {
             let s = steps[i]
-            // (a name change where the road has turn lanes is kept: the lanes are news, OSRM's rule)
-            if s.type == .newName, !s.overridden, s.lanes.isEmpty, let prev = out.last {
+            // (a name change where the road has turn lanes to choose from is kept: the lanes are
+            // news, OSRM's rule; where every lane will do there is nothing to say)
+            if s.type == .newName, !s.overridden, LaneAdvice(s.lanes) == nil, let prev = out.last {
                 let next = steps[i + 1]
                 // (a new name where the road turns, left, right or sharp, is said however short:
                 // the driver hears the turn; not just before the arrival, which says it)

@@ -276,7 +276,7 @@ public enum CarProfile {
     }
 
     /// The most lanes a road keeps turn lanes for; a longer list is taken for a tagging error.
-    public static let maxTurnLanes = 16
+    public static let maxTurnLanes = MapFormat.maxTurnLanes
 
     /// The turn lanes of a way in one direction, left to right as the driver sees them, in OSRM's
     /// words: lanes joined by "|", a lane's arrows by ";" ("left|straight|straight;right"). Plain
@@ -302,16 +302,19 @@ public enum CarProfile {
         }
         guard lanes.count <= maxTurnLanes else { return "" }
         var keep = [Bool](repeating: true, count: lanes.count)
+        var busLanesListed = false
         for (key, closed) in [("vehicle:lanes", "no"), ("motor_vehicle:lanes", "no"), ("bus:lanes", "designated"), ("psv:lanes", "designated")] {
             guard let v = value(key) else { continue }
             let parts = v.split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == lanes.count else { continue }
+            if key == "bus:lanes" || key == "psv:lanes" { busLanesListed = true }
             for (i, p) in parts.enumerated() where p.trimmingCharacters(in: .whitespaces) == closed { keep[i] = false }
         }
-        // a count of bus or taxi lanes (`lanes:psv=1`) takes that many unmarked lanes from the
-        // right edge (or else the left) of the list
-        for key in ["lanes:psv", "lanes:bus"] {
-            guard let v = value(key), var n = Int(v.trimmingCharacters(in: .whitespaces)), n > 0 else { continue }
+        // where no list says which lanes are for buses, a count of them (`lanes:psv=1`; the larger
+        // of `lanes:psv` and `lanes:bus`, which often name the same lane) takes that many unmarked
+        // lanes from the right edge (or else the left) of the list
+        let counts = ["lanes:psv", "lanes:bus"].compactMap { value($0).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+        if !busLanesListed, var n = counts.max(), n > 0 {
             let open = keep.indices.filter { keep[$0] }
             let fromRight = open.last.map { lanes[$0] == "none" } ?? false
             for i in (fromRight ? open.reversed() : open) where n > 0 {

@@ -76,6 +76,8 @@ public enum MapFormat {
     public static let version: UInt32 = 2
     public static let headerSize = 32
     public static let tableEntrySize = 32
+    /// The most lanes a road keeps turn lanes for (LANES); a longer list is a tagging error.
+    public static let maxTurnLanes = 16
 
     public enum Tag: String, CaseIterable, Sendable {
         case meta = "META"

@@ -47,11 +47,10 @@ import Testing
         #expect(CarProfile.spokenLabel("  Hauptstraße ") == "Hauptstraße")
     }
 
-    /// Signs per direction: plain `destination` is the way's own direction, or the only one of a
-    /// one-way drawn against it; `:forward`/`:backward` win; the first of each list is kept.
     /// Turn lanes per direction in OSRM's words: plain `turn:lanes` is the way's own direction (or
     /// the only one of a one-way drawn against it); lanes closed to cars, and bus lanes counted by
-    /// `lanes:psv`, are left out; a lane's arrows come in OSRM's order.
+    /// `lanes:psv`, are left out (a bus lane both listed and counted only once); a lane's arrows
+    /// come in OSRM's order.
     @Test func turnLanesPerDirection() throws {
         let two = try #require(CarProfile.attributes(of: ["highway": "primary", "turn:lanes:forward": "left|through;right",
                                                          "turn:lanes:backward": "reverse;left||"]))
@@ -67,12 +66,17 @@ import Testing
         let closed = try #require(CarProfile.attributes(of: ["highway": "primary", "oneway": "yes", "turn:lanes": "through|through|right",
                                                             "vehicle:lanes": "yes|no|yes"]))
         #expect(closed.turnLanesForward == "straight|right")
+        let both = try #require(CarProfile.attributes(of: ["highway": "primary", "oneway": "yes", "turn:lanes": "left|none|none",
+                                                          "psv:lanes": "||designated", "lanes:psv": "1", "lanes:bus": "1"]))
+        #expect(both.turnLanesForward == "left|none")
         // unmarked lanes only, unknown arrows, and a list no road has
         #expect(CarProfile.turnLanes(["turn:lanes": "none|"], forward: true) == "")
         #expect(CarProfile.turnLanes(["turn:lanes": "left|bogus"], forward: true) == "left|none")
         #expect(CarProfile.turnLanes(["turn:lanes": Array(repeating: "left", count: 17).joined(separator: "|")], forward: true) == "")
     }
 
+    /// Signs per direction: plain `destination` is the way's own direction, or the only one of a
+    /// one-way drawn against it; `:forward`/`:backward` win; the first of each list is kept.
     @Test func destinationsPerDirection() throws {
         let link = try #require(CarProfile.attributes(of: ["highway": "motorway_link", "destination": "Frankfurt;Darmstadt",
                                                           "destination:ref": "A 5"]))
