@@ -46,7 +46,8 @@ public enum DemoTown {
     public static func map() -> ScenarioMap {
         var m = ScenarioMap(ascii: ascii, gridMeters: gridMeters, origin: origin)
         m.ways = [
-            .init("abcd", [("highway", "primary"), ("name", "Harbour Road"), ("maxspeed", "50")]),
+            .init("abcd", [("highway", "primary"), ("name", "Harbour Road"), ("maxspeed", "50"),
+                           ("turn:lanes:forward", "through|right")]),
             .init("aejm", [("highway", "secondary"), ("name", "Station Street"), ("maxspeed", "50")]),
             .init("bfvn", [("highway", "residential"), ("name", "Church Street"), ("oneway", "yes"), ("maxspeed", "30")]),
             .init("efgh", [("highway", "unclassified"), ("name", "Mill Lane"), ("maxspeed", "30")]),

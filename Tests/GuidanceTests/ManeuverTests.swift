@@ -22,6 +22,8 @@ import Testing
         #expect(list.last?.side == .right)
         #expect(list.map(\.street) == ["Harbour Road", "Market Street", "Park Avenue", "Park Avenue", "Park Avenue"])
         #expect(list.map(\.isSpoken) == [false, true, true, false, true])
+        // Harbour Road has a through lane and a right-turn lane
+        #expect(list[1].lanes == [Lane(indications: ["straight"], valid: false), Lane(indications: ["right"], valid: true)])
         let text = Instructions()
         #expect(list.map { text.text($0) } == [
             "Head east on Harbour Road", "Turn right onto Market Street",
@@ -676,7 +678,7 @@ import Testing
         let m = try TestMaps.demoTown()
         let list = try maneuvers(m, DemoTown.start, DemoTown.destination)
         let t = Instructions()
-        #expect(t.prompt(list[1], kind: .turnIn, distanceMeters: 210) == "In 200 metres, turn right onto Market Street.")
+        #expect(t.prompt(list[1], kind: .turnIn, distanceMeters: 210) == "In 200 metres, turn right onto Market Street. Use the right lane.")
         #expect(t.prompt(list[1], kind: .now, distanceMeters: 20, then: list[2])
             == "Turn right onto Market Street, then at the roundabout, take the third exit onto Park Avenue.")
         #expect(t.prompt(list[4], kind: .turnIn, distanceMeters: 150) == "In 150 metres, you will reach your destination, on the right.")
