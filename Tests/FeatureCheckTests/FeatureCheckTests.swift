@@ -75,6 +75,42 @@ import Testing
         #expect(r.failures.first?.line == 19)  // the deliberately wrong row
     }
 
+    /// `--lanes` also compares the lanes at each maneuver (a cell's first intersection); without
+    /// it the column is reported as not checked and the row judged on the rest.
+    @Test func lanesColumnWhenAsked() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let feature = """
+            Feature: Lanes
+                Background:
+                    Given the profile "car"
+                    Given a grid size of 20 meters
+                Scenario: A right-turn lane
+                    Given the node map
+                        \"\"\"
+                        a   b   c
+                            d
+                        \"\"\"
+                    And the ways
+                        | nodes | turn:lanes:forward | name  |
+                        | ab    | through\\|right     | in    |
+                        | bc    |                    | on    |
+                        | bd    |                    | right |
+                    When I route I should get
+                        | waypoints | route          | turns                    | lanes                        |
+                        | a,d       | in,right,right | depart,turn right,arrive | ,straight:false right:true,  |
+                        | a,d       | in,right,right | depart,turn right,arrive | ,straight:true right:false,  |
+                        | a,c       | in,on,on       | depart,new name straight,arrive | ;,straight:true right:false;x:true, |
+            """
+        try feature.write(toFile: dir.file("lanes.feature"), atomically: true, encoding: .utf8)
+        let plain = FeatureRunner(workDirectory: dir.path).run(path: dir.file("lanes.feature"))
+        #expect(plain.passed == 3 && plain.unchecked["lanes"] == 3, "\(plain.failures.map(\.reason))")
+        let lanes = FeatureRunner(workDirectory: dir.path, compareLanes: true).run(path: dir.file("lanes.feature"))
+        // the second row's lanes are wrong on purpose; the third's later intersection is not compared
+        #expect(lanes.total == 3 && lanes.passed == 2 && lanes.unchecked["lanes"] == nil, "\(lanes.failures.map(\.reason))")
+        #expect(lanes.failures.count == 1 && lanes.failures[0].line == 19 && lanes.failures[0].reason.hasPrefix("lanes "))
+    }
+
     /// Issue #3's bar: at least 90% of the rows of these OSRM car files pass.
     @Test(arguments: ["oneway", "restrictions", "multi_via_restrictions", "access", "maxspeed", "barrier"])
     func osrmCarFeatures(name: String) throws {
