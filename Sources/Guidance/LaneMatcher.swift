@@ -76,12 +76,47 @@ public enum LaneMatcher {
                 }
             }
         }
+        // a road no lane leads to, further out than every road an outermost through lane leads
+        // to: that lane serves it too (a right turn from the right through lane where no arrow
+        // says so; a left-only lane does not go straight on)
+        let served = leads.reduce(into: Set<Int>()) { $0.formUnion($1) }
+        for u in angles.indices where !served.contains(u) && u != uTurn {
+            if lanes[lanes.count - 1].contains("straight"), let edge = extreme(leads[lanes.count - 1], left: false), angles[u] > edge {
+                leads[lanes.count - 1].insert(u)
+            }
+            if lanes[0].contains("straight"), let edge = extreme(leads[0], left: true), angles[u] < edge { leads[0].insert(u) }
+        }
         let valid = leads.map { $0.contains(chosen) }
         return valid.contains(true) ? valid : nil
     }
 }
 
 extension LaneMatcher {
+    /// Which side an arrow or a modifier points to: -1 left, 1 right, nil straight on.
+    static func side(ofArrow a: String) -> Int? {
+        switch a {
+        case "left", "slight left", "sharp left", "uturn": return -1
+        case "right", "slight right", "sharp right": return 1
+        default: return nil
+        }
+    }
+
+    /// A maneuver that turns (left, right, sharp, U-turn; not slight) where no valid lane has an
+    /// arrow to its side, while some lanes do, takes those lanes: the turn is folded over a
+    /// junction the route crosses straight first (a divided road: the lanes drawn before it are
+    /// the turn's), and a driver reads the arrows for the turn.
+    public static func bySide(_ lanes: [Lane], modifier: ManeuverModifier?) -> [Lane] {
+        let turnSide: Int
+        switch modifier {
+        case .left?, .sharpLeft?, .uturn?: turnSide = -1
+        case .right?, .sharpRight?: turnSide = 1
+        default: return lanes
+        }
+        let onSide = lanes.map { $0.indications.contains { side(ofArrow: $0) == turnSide } }
+        guard onSide.contains(true), !zip(lanes, onSide).contains(where: { $0.0.valid && $0.1 }) else { return lanes }
+        return zip(lanes, onSide).map { Lane(indications: $0.0.indications, valid: $0.1) }
+    }
+
     /// The valid lanes of a maneuver narrowed to those that lead into the valid lanes of the
     /// next one: the lanes taken are laid side by side over the next road's lanes (one to one when
     /// they are as many; two into four, the left one leads into the left two) and those that
@@ -116,7 +151,7 @@ extension ManeuverBuilder {
             let k = steps[i].edgeIndex
             guard k >= 1, k < leg.edges.count, steps[i].type != .depart, steps[i].type != .arrive,
                   !ManeuverBuilder.ringTypes.contains(steps[i].type) else { continue }
-            steps[i].lanes = lanes(leg, at: k)
+            steps[i].lanes = LaneMatcher.bySide(lanes(leg, at: k), modifier: steps[i].modifier)
         }
     }
 

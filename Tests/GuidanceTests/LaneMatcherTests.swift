@@ -31,6 +31,29 @@ import Testing
         #expect(LaneMatcher.valid(lanes: [["none"], ["none"]], angles: [0], chosen: 0) == nil)
     }
 
+    /// A turn no arrow points to, further out than the outermost lane's roads, is that lane's
+    /// too (the right through lane turns right where no arrow says so).
+    @Test func unmarkedTurnFromTheOutermostLane() {
+        let lanes = [["straight"], ["straight"]]
+        #expect(LaneMatcher.valid(lanes: lanes, angles: [0, 90], chosen: 1) == [false, true])
+        #expect(LaneMatcher.valid(lanes: lanes, angles: [0, 90, -90], chosen: 2) == [true, false])
+        #expect(LaneMatcher.valid(lanes: lanes, angles: [0, 90], chosen: 0) == [true, true])
+    }
+
+    /// A turn folded over a junction crossed straight first (a divided road) takes the lanes
+    /// whose arrows point its way; slight turns and turns already served keep their lanes.
+    @Test func turnsTakeTheLanesOfTheirSide() {
+        let lanes = [Lane(indications: ["left"], valid: false), Lane(indications: ["left"], valid: false),
+                     Lane(indications: ["straight"], valid: true)]
+        #expect(LaneMatcher.bySide(lanes, modifier: .left).map(\.valid) == [true, true, false])
+        #expect(LaneMatcher.bySide(lanes, modifier: .uturn).map(\.valid) == [true, true, false])
+        #expect(LaneMatcher.bySide(lanes, modifier: .slightLeft) == lanes)
+        #expect(LaneMatcher.bySide(lanes, modifier: .right) == lanes)
+        var served = lanes
+        served[1].valid = true
+        #expect(LaneMatcher.bySide(served, modifier: .left) == served)
+    }
+
     /// The way back (a U-turn lane) is no side's edge: the unmarked lanes right of "left;uturn"
     /// still go straight on and right.
     @Test func uTurnLane() {
