@@ -91,11 +91,16 @@ public struct ManeuverBuilder: Sendable {
     func roads(at node: UInt32, from inEdge: DirectedEdge, bearingIn: Double) -> [Road] {
         var out = [Road]()
         out.reserveCapacity(4)
-        for d in map.outgoing(node) where d.edge != inEdge.edge {
+        // (read from the file's adjacency lists without making arrays)
+        for k in map.outgoingRange(node) {
+            let d = map.outgoingEdge(at: k)
+            guard d.edge != inEdge.edge else { continue }
             out.append(Road(out: d, canEnter: true, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
         }
         // (a junction has a handful of roads: a linear search beats a set)
-        for i in map.incoming(node) where i.edge != inEdge.edge && !out.contains(where: { $0.out.edge == i.edge }) {
+        for k in map.incomingRange(node) {
+            let i = map.incomingEdge(at: k)
+            guard i.edge != inEdge.edge && !out.contains(where: { $0.out.edge == i.edge }) else { continue }
             let d = i.opposite
             out.append(Road(out: d, canEnter: false, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
         }
@@ -114,12 +119,19 @@ public struct ManeuverBuilder: Sendable {
     /// A one-way that only leaves or only arrives (a slip lane) is no carriageway crossed: the
     /// turn after it is said where it is, not at the slip lane's start.
     func crossesOneWay(at node: UInt32, besides inEdge: DirectedEdge, _ outEdge: DirectedEdge) -> Bool {
-        let route: Set<UInt32> = [inEdge.edge, outEdge.edge]
-        let arriving = map.incoming(node).filter { !route.contains($0.edge) && ManeuverBuilder.isOneWay(map.edge($0.edge)) }
-        let leaving = map.outgoing(node).filter { !route.contains($0.edge) && ManeuverBuilder.isOneWay(map.edge($0.edge)) }
-        return arriving.contains { a in
-            leaving.contains { $0.edge != a.edge && abs(Angle.difference(from: bearingIn(a), to: bearingOut($0))) <= 60 }
+        func other(_ d: DirectedEdge) -> Bool {
+            d.edge != inEdge.edge && d.edge != outEdge.edge && ManeuverBuilder.isOneWay(map.edge(d.edge))
         }
+        for i in map.incomingRange(node) {
+            let a = map.incomingEdge(at: i)
+            guard other(a) else { continue }
+            let b = bearingIn(a)
+            for o in map.outgoingRange(node) {
+                let d = map.outgoingEdge(at: o)
+                if d.edge != a.edge, other(d), abs(Angle.difference(from: b, to: bearingOut(d))) <= 60 { return true }
+            }
+        }
+        return false
     }
 
     /// A road drivable one way only (a carriageway of a divided road, a one-way street).
@@ -1149,28 +1161,30 @@ public struct ManeuverBuilder: Sendable {
 
     /// Bearing of a directed edge as it arrives at its target (last 20 m of shape).
     func bearingIn(_ d: DirectedEdge) -> Double {
-        var g = map.geometry(of: d)
+        let g = map.shape(of: d)
+        var last = g.count - 1
         // the same offset at the end of a road: a short last piece after a long straight one
-        if g.count >= 3, ruler.distance(g[g.count - 2], g[g.count - 1]) < ManeuverBuilder.offsetMeters,
-           ruler.distance(g[g.count - 3], g[g.count - 2]) >= ManeuverBuilder.lookahead {
-            g.removeLast()
+        if g.count >= 3, ruler.distance(g[last - 1], g[last]) < ManeuverBuilder.offsetMeters,
+           ruler.distance(g[last - 2], g[last - 1]) >= ManeuverBuilder.lookahead {
+            last -= 1
         }
-        let end = g[g.count - 1]
-        var i = g.count - 2
+        let end = g[last]
+        var i = last - 1
         while i > 0 && ruler.distance(g[i], end) < ManeuverBuilder.lookahead { i -= 1 }
         return ruler.bearing(g[i], end)
     }
 
     /// Bearing of a directed edge as it leaves its source (first 20 m of shape).
     func bearingOut(_ d: DirectedEdge) -> Double {
-        var g = map.geometry(of: d)
+        let g = map.shape(of: d)
+        var first = 0
         // an offset: a short first piece before a longer straight one (OSRM's coordinate
         // extractor takes the road's direction from the long part)
         if g.count >= 3, ruler.distance(g[0], g[1]) < ManeuverBuilder.offsetMeters, ruler.distance(g[1], g[2]) >= ManeuverBuilder.offsetMeters {
-            g.removeFirst()
+            first = 1
         }
-        let start = g[0]
-        var i = 1
+        let start = g[first]
+        var i = first + 1
         while i < g.count - 1 && ruler.distance(start, g[i]) < ManeuverBuilder.lookahead { i += 1 }
         return ruler.bearing(start, g[i])
     }

@@ -284,6 +284,29 @@ public final class RoadMap: Sendable {
         return pts
     }
 
+    /// The shape of a directed edge in the direction of travel, read point by point from the
+    /// file without making an array (for code that looks at a few points of many edges).
+    public struct Shape {
+        unowned(unsafe) let map: RoadMap
+        let from: UInt32, to: UInt32, geometryStart: Int, reversed: Bool
+        /// Points, both ends included.
+        public let count: Int
+
+        public subscript(k: Int) -> Coordinate {
+            let i = reversed ? count - 1 - k : k
+            if i == 0 { return map.coordinate(ofNode: from) }
+            if i == count - 1 { return map.coordinate(ofNode: to) }
+            let o = map.section(.geometry) + (geometryStart + i - 1) * 8
+            return Coordinate(latitude: E7.decode(map.i32(o)), longitude: E7.decode(map.i32(o + 4)))
+        }
+    }
+
+    public func shape(of d: DirectedEdge) -> Shape {
+        let e = edge(d.edge)
+        return Shape(map: self, from: e.from, to: e.to, geometryStart: Int(e.geometryStart), reversed: d.reversed,
+                     count: Int(e.geometryCount) + 2)
+    }
+
     /// The shape in the direction of travel.
     public func geometry(of d: DirectedEdge) -> [Coordinate] {
         let g = geometry(ofEdge: d.edge)
@@ -330,6 +353,12 @@ public final class RoadMap: Sendable {
         return Int(u32(idx))..<Int(u32(idx + 4))
     }
     @inline(__always) public func outgoingEdge(at k: Int) -> DirectedEdge { DirectedEdge(raw: u32(section(.outEdges) + k * 4)) }
+    /// The same for the edges arriving at a node.
+    @inline(__always) public func incomingRange(_ node: UInt32) -> Range<Int> {
+        let idx = section(.inIndex) + Int(node) * 4
+        return Int(u32(idx))..<Int(u32(idx + 4))
+    }
+    @inline(__always) public func incomingEdge(at k: Int) -> DirectedEdge { DirectedEdge(raw: u32(section(.inEdges) + k * 4)) }
 
     private func adjacency(_ index: MapFormat.Tag, _ list: MapFormat.Tag, _ node: UInt32) -> [DirectedEdge] {
         let idx = section(index) + Int(node) * 4
