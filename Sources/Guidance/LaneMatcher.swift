@@ -101,11 +101,14 @@ extension LaneMatcher {
         }
     }
 
-    /// A maneuver that turns (left, right, sharp, U-turn; not slight) where no valid lane has an
-    /// arrow to its side, while some lanes do, takes those lanes: the turn is folded over a
-    /// junction the route crosses straight first (a divided road: the lanes drawn before it are
-    /// the turn's), and a driver reads the arrows for the turn.
-    public static func bySide(_ lanes: [Lane], modifier: ManeuverModifier?) -> [Lane] {
+    /// A maneuver that turns (left, right, sharp, U-turn; not slight) where the route goes about
+    /// straight on (within 45°, `angleHere`) at the junction whose lanes these are, no valid lane
+    /// has an arrow to the turn's side, and some lanes do: those lanes are the turn's. The turn
+    /// is folded over a junction the route crosses straight first (a divided road: the lanes
+    /// drawn before it are the turn's), and a driver reads the arrows for the turn. Where the
+    /// route turns at this junction itself, the lanes matched to its road stand.
+    public static func bySide(_ lanes: [Lane], modifier: ManeuverModifier?, angleHere: Double) -> [Lane] {
+        guard abs(angleHere) <= 45 else { return lanes }
         let turnSide: Int
         switch modifier {
         case .left?, .sharpLeft?, .uturn?: turnSide = -1
@@ -151,7 +154,7 @@ extension ManeuverBuilder {
             let k = steps[i].edgeIndex
             guard k >= 1, k < leg.edges.count, steps[i].type != .depart, steps[i].type != .arrive,
                   !ManeuverBuilder.ringTypes.contains(steps[i].type) else { continue }
-            steps[i].lanes = LaneMatcher.bySide(lanes(leg, at: k), modifier: steps[i].modifier)
+            steps[i].lanes = lanes(leg, at: k, modifier: steps[i].modifier)
         }
     }
 
@@ -176,8 +179,9 @@ extension ManeuverBuilder {
     /// often drawn only up to there (OSRM's "previous lanes").
     static let laneCarryMeters = 50.0
 
-    /// The lanes of edge k-1 where it meets edge k, valid where they lead onto edge k.
-    func lanes(_ leg: RouteLeg, at k: Int) -> [Lane] {
+    /// The lanes of edge k-1 where it meets edge k, valid where they lead onto edge k (or, for a
+    /// turn folded over a junction the route crosses straight on, the lanes of the turn's side).
+    func lanes(_ leg: RouteLeg, at k: Int, modifier: ManeuverModifier?) -> [Lane] {
         let inEdge = leg.edges[k - 1], outEdge = leg.edges[k]
         // the nearest edge back with lanes, within reach (cheap: most junctions have none)
         var mapped = k - 1, carried = 0.0
@@ -212,6 +216,7 @@ extension ManeuverBuilder {
             angles.append(180)
         }
         guard chosen >= 0, let valid = LaneMatcher.valid(lanes: arrows, angles: angles, chosen: chosen, uTurn: uTurn) else { return [] }
-        return zip(arrows, valid).map { Lane(indications: $0.0, valid: $0.1) }
+        let lanes = zip(arrows, valid).map { Lane(indications: $0.0, valid: $0.1) }
+        return LaneMatcher.bySide(lanes, modifier: modifier, angleHere: uTurn == chosen ? 180 : angles[chosen])
     }
 }

@@ -307,8 +307,10 @@ public enum CarProfile {
             guard let v = value(key) else { continue }
             let parts = v.split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == lanes.count else { continue }
-            if key == "bus:lanes" || key == "psv:lanes" { busLanesListed = true }
-            for (i, p) in parts.enumerated() where p.trimmingCharacters(in: .whitespaces) == closed { keep[i] = false }
+            for (i, p) in parts.enumerated() where p.trimmingCharacters(in: .whitespaces) == closed {
+                keep[i] = false
+                if key == "bus:lanes" || key == "psv:lanes" { busLanesListed = true }
+            }
         }
         // where no list says which lanes are for buses, a count of them (`lanes:psv=1`; the larger
         // of `lanes:psv` and `lanes:bus`, which often name the same lane) takes that many unmarked

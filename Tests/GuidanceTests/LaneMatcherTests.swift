@@ -43,15 +43,21 @@ import Testing
     /// A turn folded over a junction crossed straight first (a divided road) takes the lanes
     /// whose arrows point its way; slight turns and turns already served keep their lanes.
     @Test func turnsTakeTheLanesOfTheirSide() {
-        let lanes = [Lane(indications: ["left"], valid: false), Lane(indications: ["left"], valid: false),
-                     Lane(indications: ["straight"], valid: true)]
-        #expect(LaneMatcher.bySide(lanes, modifier: .left).map(\.valid) == [true, true, false])
-        #expect(LaneMatcher.bySide(lanes, modifier: .uturn).map(\.valid) == [true, true, false])
-        #expect(LaneMatcher.bySide(lanes, modifier: .slightLeft) == lanes)
-        #expect(LaneMatcher.bySide(lanes, modifier: .right) == lanes)
-        var served = lanes
+        func lanes(_ arrows: [String], _ valid: [Bool]) -> [Lane] { zip(arrows, valid).map { Lane(indications: [$0.0], valid: $0.1) } }
+        let before = lanes(["left", "left", "straight", "right"], [false, false, true, false])
+        #expect(LaneMatcher.bySide(before, modifier: .left, angleHere: 3).map(\.valid) == [true, true, false, false])
+        #expect(LaneMatcher.bySide(before, modifier: .uturn, angleHere: -5).map(\.valid) == [true, true, false, false])
+        #expect(LaneMatcher.bySide(before, modifier: .right, angleHere: 0).map(\.valid) == [false, false, false, true])
+        #expect(LaneMatcher.bySide(before, modifier: .slightLeft, angleHere: 0) == before)
+        // a turn already served, or made at this junction itself (an unmarked lane of its own,
+        // a U-turn by a loop to the right): the matched lanes stand
+        var served = before
         served[1].valid = true
-        #expect(LaneMatcher.bySide(served, modifier: .left) == served)
+        #expect(LaneMatcher.bySide(served, modifier: .left, angleHere: 0) == served)
+        let own = lanes(["none", "left", "straight"], [true, false, false])
+        #expect(LaneMatcher.bySide(own, modifier: .sharpLeft, angleHere: -150) == own)
+        let loop = lanes(["left", "straight", "right"], [false, false, true])
+        #expect(LaneMatcher.bySide(loop, modifier: .uturn, angleHere: 90) == loop)
     }
 
     /// The way back (a U-turn lane) is no side's edge: the unmarked lanes right of "left;uturn"

@@ -144,6 +144,9 @@ import Testing
         m.lanes[1].valid = true
         m.lanes[2].valid = false
         #expect(de.laneText(m) == "Eine der 2 linken Spuren benutzen")
+        // Hebrew counts in the construct form before the definite noun ("of the two lanes")
+        let he = Instructions(locale: try #require(GuidanceLocale.named("he")))
+        #expect(he.laneText(m) == "השתמשו באחד משני הנתיבים השמאליים")
     }
 
     @Test func fallbacksAndErrors() throws {
