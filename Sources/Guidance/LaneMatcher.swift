@@ -47,6 +47,7 @@ public enum LaneMatcher {
         guard let firstMarked = marked.first, let lastMarked = marked.last else { return nil }
         let matched = leads.reduce(into: Set<Int>()) { $0.formUnion($1) }
         let unmatched = angles.indices.filter { !matched.contains($0) && $0 != uTurn }
+        func straightest(_ roads: [Int]) -> Int? { roads.filter { abs(angles[$0]) <= 45 }.min { abs(angles[$0]) < abs(angles[$1]) } }
         func extreme(_ set: Set<Int>, left: Bool) -> Double? {
             // (the way back is no side's edge: a "left;uturn" lane's edge is its left turn)
             let a = set.filter { $0 != uTurn }.map { angles[$0] }
@@ -60,16 +61,15 @@ public enum LaneMatcher {
                 let neighbour = left ? firstMarked : lastMarked
                 let edge = extreme(leads[neighbour], left: left) ?? 0
                 let side = unmatched.filter { left ? angles[$0] < edge : angles[$0] > edge }
-                let straight = side.filter { abs(angles[$0]) <= 45 }.min { abs(angles[$0]) < abs(angles[$1]) }
                 var set = Set<Int>()
-                if let s = straight { set.insert(s) }
+                if let s = straightest(side) { set.insert(s) }
                 if i == 0 || i == lanes.count - 1 { set.formUnion(side) }
                 leads[i] = set.isEmpty ? leads[neighbour] : set
             } else {
                 // between marked lanes: straight on where no arrow leads there, else either
                 // neighbour's way (the middle lane of "left|none|right" at a T)
                 let before = marked.last { $0 < i }!, after = marked.first { $0 > i }!
-                if let s = unmatched.filter({ abs(angles[$0]) <= 45 }).min(by: { abs(angles[$0]) < abs(angles[$1]) }) {
+                if let s = straightest(unmatched) {
                     leads[i] = [s]
                 } else {
                     leads[i] = leads[before].union(leads[after])
@@ -126,9 +126,9 @@ extension LaneMatcher {
     /// reach a valid lane are kept. nil when nothing changes (valid lanes apart, every lane of
     /// the road taken, or every lane taken leads on).
     public static func anticipate(_ valid: [Bool], next: [Bool]) -> [Bool]? {
-        guard let a = valid.firstIndex(of: true), let b = valid.lastIndex(of: true), valid[a...b].allSatisfy({ $0 }),
-              let c = next.firstIndex(of: true), let d = next.lastIndex(of: true), next[c...d].allSatisfy({ $0 }) else { return nil }
-        let n = b - a + 1, m = next.count, want = d - c + 1
+        guard let taken = LaneAdvice.validRange(valid), let into = LaneAdvice.validRange(next) else { return nil }
+        let a = taken.lowerBound, c = into.lowerBound, d = into.upperBound
+        let n = taken.count, m = next.count, want = into.count
         guard want < m, n < valid.count else { return nil }
         var keep = [Bool](repeating: false, count: valid.count)
         // lane j of the n taken spreads over the next road's lanes j·m/n ..< (j+1)·m/n
@@ -167,9 +167,11 @@ extension ManeuverBuilder {
             let a = steps[i], b = steps[i + 1]
             guard !a.lanes.isEmpty, !b.lanes.isEmpty else { continue }
             let valid = a.lanes.map(\.valid)
-            let toCross = max(valid.firstIndex(of: true) ?? 0, a.lanes.count - 1 - (valid.lastIndex(of: true) ?? a.lanes.count - 1))
+            // (the lanes left or right of the valid ones, whichever are more)
+            guard let r = LaneAdvice.validRange(valid) else { continue }
+            let toCross = max(r.lowerBound, valid.count - 1 - r.upperBound)
             guard b.distanceFromStartMeters - a.distanceFromStartMeters <= Double(toCross) * ManeuverBuilder.laneAnticipationMeters,
-                  let keep = LaneMatcher.anticipate(a.lanes.map(\.valid), next: b.lanes.map(\.valid)) else { continue }
+                  let keep = LaneMatcher.anticipate(valid, next: b.lanes.map(\.valid)) else { continue }
             for j in steps[i].lanes.indices { steps[i].lanes[j].valid = keep[j] }
         }
     }

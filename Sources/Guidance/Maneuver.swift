@@ -140,10 +140,16 @@ public struct LaneAdvice: Sendable, Equatable {
     public var count: Int
 
     public init?(_ lanes: [Lane]) {
-        guard lanes.count >= 2, let first = lanes.firstIndex(where: { $0.valid }), let last = lanes.lastIndex(where: { $0.valid }),
-              lanes[first...last].allSatisfy({ $0.valid }), last - first + 1 < lanes.count else { return nil }
-        count = last - first + 1
-        position = first == 0 ? .left : (last == lanes.count - 1 ? .right : .middle)
+        guard let r = LaneAdvice.validRange(lanes.map(\.valid)), r.count < lanes.count else { return nil }
+        count = r.count
+        position = r.lowerBound == 0 ? .left : (r.upperBound == lanes.count - 1 ? .right : .middle)
+    }
+
+    /// The valid lanes when they are side by side (first...last), nil when none is valid or they
+    /// are apart.
+    public static func validRange(_ valid: [Bool]) -> ClosedRange<Int>? {
+        guard let a = valid.firstIndex(of: true), let b = valid.lastIndex(of: true), valid[a...b].allSatisfy({ $0 }) else { return nil }
+        return a...b
     }
 }
 

@@ -216,6 +216,10 @@ public final class RoadMap: Sendable {
     @inline(__always) func section(_ tag: MapFormat.Tag) -> Int { starts[tag.ordinal] }
     @inline(__always) func u32(_ offset: Int) -> UInt32 { base.load(fromByteOffset: offset, as: UInt32.self).littleEndian }
     @inline(__always) func i32(_ offset: Int) -> Int32 { base.load(fromByteOffset: offset, as: Int32.self).littleEndian }
+    /// A stored coordinate (i32 lat e7, i32 lon e7) at a byte offset of the file.
+    @inline(__always) func coordinate(at offset: Int) -> Coordinate {
+        Coordinate(latitude: E7.decode(i32(offset)), longitude: E7.decode(i32(offset + 4)))
+    }
     @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
 
     /// The section's bytes (for map-info and tests).
@@ -233,7 +237,7 @@ public final class RoadMap: Sendable {
 
     public func coordinate(ofNode n: UInt32) -> Coordinate {
         let o = section(.nodes) + Int(n) * 8
-        return Coordinate(latitude: E7.decode(i32(o)), longitude: E7.decode(i32(o + 4)))
+        return coordinate(at: o)
     }
 
     public func flags(ofNode n: UInt32) -> NodeFlags { NodeFlags(rawValue: u8(section(.nodeFlags) + Int(n))) }
@@ -265,7 +269,7 @@ public final class RoadMap: Sendable {
         body(coordinate(ofNode: u32(o)))
         for k in 0..<gCount {
             let q = g + (gStart + k) * 8
-            body(Coordinate(latitude: E7.decode(i32(q)), longitude: E7.decode(i32(q + 4))))
+            body(coordinate(at: q))
         }
         body(coordinate(ofNode: u32(o + 4)))
     }
@@ -278,7 +282,7 @@ public final class RoadMap: Sendable {
         let g = section(.geometry)
         for k in 0..<Int(e.geometryCount) {
             let o = g + (Int(e.geometryStart) + k) * 8
-            pts.append(Coordinate(latitude: E7.decode(i32(o)), longitude: E7.decode(i32(o + 4))))
+            pts.append(coordinate(at: o))
         }
         pts.append(coordinate(ofNode: e.to))
         return pts
@@ -297,7 +301,7 @@ public final class RoadMap: Sendable {
             if i == 0 { return map.coordinate(ofNode: from) }
             if i == count - 1 { return map.coordinate(ofNode: to) }
             let o = map.section(.geometry) + (geometryStart + i - 1) * 8
-            return Coordinate(latitude: E7.decode(map.i32(o)), longitude: E7.decode(map.i32(o + 4)))
+            return map.coordinate(at: o)
         }
     }
 

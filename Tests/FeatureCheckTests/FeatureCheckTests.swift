@@ -38,10 +38,16 @@ import Testing
         #expect(s.steps[2].table?.last == ["a", "c", "ab,bc,bc"])
     }
 
-    /// A scenario written here runs end to end through the import, routing and guidance.
-    @Test func runsAScenarioEndToEnd() throws {
+    /// Runs feature text written here through the runner, once per setting of `--lanes`.
+    func run(_ feature: String, lanes: [Bool] = [false]) throws -> [FeatureRunner.FileResult] {
         let dir = TempDir()
         defer { dir.remove() }
+        try feature.write(toFile: dir.file("test.feature"), atomically: true, encoding: .utf8)
+        return lanes.map { FeatureRunner(workDirectory: dir.path, compareLanes: $0).run(path: dir.file("test.feature")) }
+    }
+
+    /// A scenario written here runs end to end through the import, routing and guidance.
+    @Test func runsAScenarioEndToEnd() throws {
         let feature = """
             Feature: Small
                 Background:
@@ -68,8 +74,7 @@ import Testing
                         | primary | no     |       |
                         | footway |        |       |
             """
-        try feature.write(toFile: dir.file("small.feature"), atomically: true, encoding: .utf8)
-        let r = FeatureRunner(workDirectory: dir.path).run(path: dir.file("small.feature"))
+        let r = try run(feature)[0]
         #expect(r.total == 6)
         #expect(r.passed == 5, "\(r.failures.map { "\($0.line): \($0.reason)" })")
         #expect(r.failures.first?.line == 19)  // the deliberately wrong row
@@ -78,8 +83,6 @@ import Testing
     /// `--lanes` also compares the lanes at each maneuver (a cell's first intersection); without
     /// it the column is reported as not checked and the row judged on the rest.
     @Test func lanesColumnWhenAsked() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
         let feature = """
             Feature: Lanes
                 Background:
@@ -102,10 +105,9 @@ import Testing
                         | a,d       | in,right,right | depart,turn right,arrive | ,straight:true right:false,  |
                         | a,c       | in,on,on       | depart,new name straight,arrive | ;,straight:true right:false;x:true, |
             """
-        try feature.write(toFile: dir.file("lanes.feature"), atomically: true, encoding: .utf8)
-        let plain = FeatureRunner(workDirectory: dir.path).run(path: dir.file("lanes.feature"))
+        let results = try run(feature, lanes: [false, true])
+        let plain = results[0], lanes = results[1]
         #expect(plain.passed == 3 && plain.unchecked["lanes"] == 3, "\(plain.failures.map(\.reason))")
-        let lanes = FeatureRunner(workDirectory: dir.path, compareLanes: true).run(path: dir.file("lanes.feature"))
         // the second row's lanes are wrong on purpose; the third's later intersection is not compared
         #expect(lanes.total == 3 && lanes.passed == 2 && lanes.unchecked["lanes"] == nil, "\(lanes.failures.map(\.reason))")
         #expect(lanes.failures.count == 1 && lanes.failures[0].line == 19 && lanes.failures[0].reason.hasPrefix("lanes "))
