@@ -796,7 +796,7 @@ public struct ManeuverBuilder: Sendable {
             // street) they are two turns
             let slipwayUTurn = gap < ManeuverBuilder.uTurnSlipwayMeters && abs(total) >= 150 && !s.silent && !n.silent
                 && s.street.isEmpty && s.ref.isEmpty && sameSide
-                && !steps[i - 1].street.isEmpty && !announcesNameChange(steps[i - 1], n)
+                && !steps[i - 1].street.isEmpty && returns(to: steps[i - 1], n)
             guard gap < ManeuverBuilder.collapseDistance || slipwayUTurn else { i += 1; continue }
             var merged = s
             merged.street = n.street
@@ -817,7 +817,7 @@ public struct ManeuverBuilder: Sendable {
                 merged.modifier = .straight
                 merged.landmark = s.landmark ?? n.landmark
                 if !announcesNameChange(before, merged) { merged.silent = true }
-            } else if abs(total) >= 150 && (sameSide || sTurn) && !announcesNameChange(before, n) {
+            } else if abs(total) >= 150 && (sameSide || sTurn) && returns(to: before, n) {
                 // back onto the road the car came on: a U-turn (OSRM's isUTurn needs the names to match)
                 merged.type = .continue
                 merged.modifier = .uturn
@@ -1035,6 +1035,15 @@ public struct ManeuverBuilder: Sendable {
         if nb.isEmpty { return false }
         if na.isEmpty { return true }
         return !sameRoad(text: na, nb)
+    }
+
+    /// Whether `b` leads back onto the road `a` was on, by its name (or its ref where it has
+    /// none): an unnamed road after a named one is another road, so two left turns onto it are
+    /// no U-turn. Two unnamed roads cannot be told apart by name: the geometry decides.
+    private func returns(to a: Maneuver, _ b: Maneuver) -> Bool {
+        if !a.street.isEmpty { return !b.street.isEmpty && sameRoad(text: a.street, b.street) }
+        if !a.ref.isEmpty { return b.street.isEmpty && ManeuverBuilder.sameRefs(a.ref, b.ref) }
+        return b.street.isEmpty && b.ref.isEmpty
     }
 
     /// New names that hold only for a short stretch, or that repeat the name already driven on,

@@ -248,6 +248,29 @@ import Testing
         #expect(!named.contains("continue uturn") && named.count == 4, "\(named)")
     }
 
+    /// Two left turns a few metres apart that end up heading back are a U-turn only back onto
+    /// the road the car came on: onto an unnamed road beside it they are one sharp turn (a
+    /// "make a U-turn" there sent the driver round on Avenue de Verdun, Monaco).
+    @Test func twoTurnsOntoAnotherRoadAreNoUTurn() throws {
+        let hairpin = """
+                    g
+
+            e       d       f
+
+
+
+
+            a       b       c
+            """
+        let ways = [ScenarioMap.Way("abc", [("highway", "residential"), ("name", "Avenue")]),
+                    ScenarioMap.Way("bdg", [("highway", "residential")])]
+        let unnamed = try turns(hairpin, grid: 5, ways + [.init("edf", [("highway", "residential")])], to: "e")
+        #expect(unnamed == ["depart", "turn sharp left", "arrive"], "\(unnamed)")
+        // back onto a road of the name the car came on: a U-turn
+        let back = try turns(hairpin, grid: 5, ways + [.init("edf", [("highway", "residential"), ("name", "Avenue")])], to: "e")
+        #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
+    }
+
     /// Two roads to the right that both count as "right" by angle are told apart: the straighter
     /// one is "turn slightly right" (OSRM's turn assignment), so that the driver can tell which.
     @Test func twoRightTurnsAreToldApart() throws {
