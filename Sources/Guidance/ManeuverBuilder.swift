@@ -488,7 +488,13 @@ public struct ManeuverBuilder: Sendable {
 
         if isObvious(angle: angle, outRec: outRec, inRec: inRec, options: options, sameName: sameName, keepsName: keepsName,
                      straighterInSight: straighterInSight) {
-            var m = make(sameName ? .continue : .newName, modifier)
+            var mod = modifier
+            // (a new name about straight on beside a straighter road on the other side: the
+            // side to bear, or "continue onto B" reads as that straighter road)
+            if mod == .straight, !sameName, options.contains(where: { $0.deviation < abs(angle) && ($0.angle > 0) != (angle > 0) }) {
+                mod = angle > 0 ? .slightRight : .slightLeft
+            }
+            var m = make(sameName ? .continue : .newName, mod)
             m.silent = sameName
             return m
         }
@@ -780,6 +786,10 @@ public struct ManeuverBuilder: Sendable {
     /// junction) take part and are dropped afterwards.
     private func collapse(_ input: [Maneuver], leg: RouteLeg) -> [Maneuver] {
         var steps = input
+        // how far each step turns, added up over the steps merged into it: two right turns of
+        // 118° and 57° turn the car 175° or more to the right, which a difference of bearings
+        // wraps round to a left turn (kept beside `steps`, index for index)
+        var turned = steps.map { Angle.difference(from: $0.bearingBefore, to: $0.bearingAfter) }
         let fixed: Set<ManeuverType> = [.roundabout, .rotary, .exitRoundabout, .exitRotary, .roundaboutTurn, .depart, .arrive]
         var i = 1
         while i + 1 < steps.count {
@@ -788,7 +798,9 @@ public struct ManeuverBuilder: Sendable {
             // (nor across a change of mode: boarding or leaving a ferry is said where it is)
             guard !fixed.contains(s.type), !fixed.contains(n.type), !s.overridden, !n.overridden, s.onFerry == n.onFerry,
                   steps[i - 1].onFerry == s.onFerry else { i += 1; continue }
-            let total = Angle.difference(from: s.bearingBefore, to: n.bearingAfter)
+            let total = turned[i] + Angle.difference(from: s.bearingAfter, to: n.bearingBefore) + turned[i + 1]
+            // (more than half a turn round is still a sharp turn that way: U-turns are said by the rules below)
+            let direction = ManeuverBuilder.modifier(min(179, max(-179, total)))
             let sameSide = (s.modifier?.isLeft == true && n.modifier?.isLeft == true) || (s.modifier?.isRight == true && n.modifier?.isRight == true)
             // a U-turn slipway between two carriageways may be longer than a crossing: two turns
             // the same way over an unnamed connector back onto the named road the car came on are
@@ -810,8 +822,9 @@ public struct ManeuverBuilder: Sendable {
             let before = steps[i - 1]
             if s.silent && n.silent {
                 steps.remove(at: i + 1)
+                turned.remove(at: i + 1)
                 continue
-            } else if !sTurn && !nTurn && ManeuverBuilder.modifier(total) == .straight {
+            } else if !sTurn && !nTurn && direction == .straight {
                 // straight over both carriageways: at most a change of name
                 merged.type = .newName
                 merged.modifier = .straight
@@ -839,6 +852,7 @@ public struct ManeuverBuilder: Sendable {
                 // staggered (a zig-zag of a few metres): left then right (or right then left) is straight on
                 if before.street == n.street && before.ref == n.ref {
                     steps.removeSubrange(i...(i + 1))
+                    turned.removeSubrange(i...(i + 1))
                     continue
                 }
                 merged.type = .newName
@@ -846,7 +860,7 @@ public struct ManeuverBuilder: Sendable {
             } else if sTurn && nTurn && sameSide {
                 // two turns the same way over a short connector: one turn
                 merged.type = .turn
-                merged.modifier = ManeuverBuilder.modifier(total)
+                merged.modifier = direction
                 merged.landmark = s.landmark ?? n.landmark
             } else if sTurn && nTurn {
                 i += 1
@@ -859,7 +873,7 @@ public struct ManeuverBuilder: Sendable {
             } else if s.silent || s.type == .newName {
                 // straight over the first carriageway, then the turn: said at the first
                 merged.type = n.type
-                merged.modifier = ManeuverBuilder.modifier(total)
+                merged.modifier = direction
                 if merged.type == .newName, merged.modifier != .straight, !n.silent { merged.type = .turn }
                 if n.silent {
                     merged.type = s.type == .newName ? .newName : .continue
@@ -869,12 +883,14 @@ public struct ManeuverBuilder: Sendable {
             } else {
                 // the turn, then straight over the second carriageway
                 merged.type = s.type
-                merged.modifier = ManeuverBuilder.modifier(total)
+                merged.modifier = direction
                 if merged.modifier == .straight { merged.modifier = s.modifier }
             }
             if merged.type == .continue, merged.modifier != .uturn, announcesNameChange(before, merged) { merged.type = .turn }
             steps[i] = merged
             steps.remove(at: i + 1)
+            turned[i] = total
+            turned.remove(at: i + 1)
         }
         return steps.filter { !$0.silent }
     }

@@ -271,6 +271,45 @@ import Testing
         #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
     }
 
+    /// A sharp right turn onto a road that bends on to the right within a few metres turns the
+    /// car more than half round: still "turn sharp right", the way the driver turns first (the
+    /// difference of the two bearings wrapped round to "turn sharp left" at Planet Sushi, Monaco).
+    @Test func turnsAddUpPastHalfARound() throws {
+        let loop = """
+            a       b     e
+                      g
+              d
+                  c
+            """
+        let ways = [ScenarioMap.Way("abe", [("highway", "residential"), ("name", "Avenue")]),
+                    ScenarioMap.Way("bcd", [("highway", "residential")]),
+                    ScenarioMap.Way("cg", [("highway", "residential")])]
+        let steps = try turns(loop, grid: 5, ways, to: "d")
+        #expect(steps == ["depart", "turn sharp right", "arrive"], "\(steps)")
+    }
+
+    /// A new name about straight on, where a side street goes on straighter on the other side, is
+    /// said with the side to bear: "continue onto Avenue Princesse Alice" reads as the straighter
+    /// street (Avenue d'Ostende in Monaco, Avenue de Monte-Carlo 7° right of straight on).
+    @Test func newNameBesideAStraighterStreetSaysTheSide() throws {
+        let split = """
+                                                  c
+
+
+
+            a                  b
+                                               d
+            """
+        let ways = [ScenarioMap.Way("ab", [("highway", "primary"), ("name", "Avenue d'Ostende")]),
+                    ScenarioMap.Way("bc", [("highway", "primary"), ("name", "Avenue Princesse Alice")]),
+                    ScenarioMap.Way("bd", [("highway", "residential"), ("name", "Avenue de Monte-Carlo")])]
+        let steps = try turns(split, grid: 10, ways, to: "c")
+        #expect(steps == ["depart", "new name slight left", "arrive"], "\(steps)")
+        // with nothing straighter it is straight on
+        let alone = try turns(split, grid: 10, Array(ways.prefix(2)), to: "c")
+        #expect(alone == ["depart", "new name straight", "arrive"], "\(alone)")
+    }
+
     /// Two roads to the right that both count as "right" by angle are told apart: the straighter
     /// one is "turn slightly right" (OSRM's turn assignment), so that the driver can tell which.
     @Test func twoRightTurnsAreToldApart() throws {
