@@ -30,5 +30,14 @@ public struct RouteProgress: Sendable, Equatable {
          ("step_remaining_m", .num(stepRemainingMeters, 0)), ("step_remaining_s", .num(stepRemainingSeconds, 0)),
          ("next", .string(nextManeuver.map(\.osrmTurn) ?? "")), ("instruction", .string(nextInstruction)),
          ("distance_to_next_m", .num(distanceToNextMeters, 0))]
+            // the lanes at the next maneuver, where the map has them (a display draws them)
+            + (nextManeuver.map { $0.lanes.isEmpty ? [] : [("lanes", Lane.json($0.lanes))] } ?? [])
+    }
+}
+
+extension Lane {
+    /// Lanes as OSRM writes them: `[{"indications": ["left"], "valid": true}, ...]`, left to right.
+    public static func json(_ lanes: [Lane]) -> JSONValue {
+        .array(lanes.map { .object([("indications", .array($0.indications.map { .string($0) })), ("valid", .bool($0.valid))]) })
     }
 }

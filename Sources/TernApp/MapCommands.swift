@@ -4,6 +4,7 @@ import Guidance
 import JSONLines
 import MapCompiler
 import MapData
+import Navigation
 import Routing
 
 /// `tern import`, `tern map-info`, `tern route`.
@@ -148,8 +149,7 @@ enum MapCommands {
                         ("type", .string(m.type.rawValue)), ("modifier", m.modifier.map { .string($0.rawValue) } ?? .null),
                         ("instruction", .string(text.text(m))), ("street", .string(m.street)),
                         ("distance_m", .num(m.stepDistanceMeters, 1)), ("exit", m.exit.map { .int($0) } ?? .null),
-                        ("lanes", .array(m.lanes.map { .object([("indications", .array($0.indications.map { .string($0) })),
-                                                                ("valid", .bool($0.valid))]) })),
+                        ("lanes", Lane.json(m.lanes)),
                     ]))
                 }
             }
@@ -195,5 +195,3 @@ enum MapCommands {
         return out
     }
 }
-
-import Navigation

@@ -204,6 +204,14 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         }
         let first = try #require(h.named("routeComputed").first)
         #expect(first.jsonLine().hasPrefix(#"{"t":"2024-06-15T10:00:00Z","event":"routeComputed","reason":"start","distance_m":"#))
+        // progress towards the right turn into Market Street carries Harbour Road's lanes; towards
+        // the roundabout, which has none, there are none
+        let progress = try h.named("progress").map { try #require(JSONSerialization.jsonObject(with: Data($0.jsonLine().utf8)) as? [String: Any]) }
+        let toTurn = try #require(progress.first { $0["next"] as? String == "turn right" })
+        let lanes = try #require(toTurn["lanes"] as? [[String: Any]])
+        #expect(lanes.map { $0["indications"] as? [String] } == [["straight"], ["right"]])
+        #expect(lanes.map { $0["valid"] as? Bool } == [false, true])
+        #expect(progress.contains { ($0["next"] as? String)?.hasPrefix("Market Circle") == true && $0["lanes"] == nil })
     }
 
     @Test func gpsLostAndRecovered() throws {
