@@ -77,10 +77,14 @@ public struct ManeuverBuilder: Sendable {
 
     // MARK: - Junctions
 
-    /// One road at a junction, as a way out of it (possibly not allowed: a one-way coming in).
+    /// One road at a junction, as a way out of it (possibly not allowed: a one-way coming in, or a
+    /// turn a restriction forbids).
     struct Road {
         var out: DirectedEdge
+        /// The car may take it from the way in.
         var canEnter: Bool
+        /// It may be driven away from the junction (no one-way coming in), whatever the restrictions.
+        var leaves: Bool
         /// Turn angle from the way in, degrees: 0 straight on, positive to the right.
         var angle: Double
         var record: EdgeRecord
@@ -95,14 +99,17 @@ public struct ManeuverBuilder: Sendable {
         for k in map.outgoingRange(node) {
             let d = map.outgoingEdge(at: k)
             guard d.edge != inEdge.edge else { continue }
-            out.append(Road(out: d, canEnter: true, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
+            // (a turn a restriction forbids is no way on, as OSRM's entry_allowed: a road
+            // the car may not enter)
+            out.append(Road(out: d, canEnter: !map.isTurnForbidden(from: inEdge, to: d), leaves: true,
+                            angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
         }
         // (a junction has a handful of roads: a linear search beats a set)
         for k in map.incomingRange(node) {
             let i = map.incomingEdge(at: k)
             guard i.edge != inEdge.edge && !out.contains(where: { $0.out.edge == i.edge }) else { continue }
             let d = i.opposite
-            out.append(Road(out: d, canEnter: false, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
+            out.append(Road(out: d, canEnter: false, leaves: false, angle: Angle.difference(from: bearingIn, to: bearingOut(d)), record: map.edge(d.edge)))
         }
         return out
     }
@@ -421,7 +428,7 @@ public struct ManeuverBuilder: Sendable {
             if abs(angle) <= 15 && all.filter({ ManeuverBuilder.isRing($0.record) }).contains(where: { ($0.angle > 0) != (angle > 0) }) {
                 return sameName ? nil : make(.newName, modifier)
             }
-            let rotary = isRotary(ringInfo(from: ringRoad.canEnter ? ringRoad.out : ringRoad.out.opposite))
+            let rotary = isRotary(ringInfo(from: ringRoad.leaves ? ringRoad.out : ringRoad.out.opposite))
             return make(rotary ? .exitRotary : .exitRoundabout, modifier)
         }
 
@@ -455,7 +462,7 @@ public struct ManeuverBuilder: Sendable {
         // joining a motorway or trunk that comes from behind: a merge, to the side of the road joined
         if highway.contains(outRec.roadClass), options.allSatisfy({ $0.deviation > 60 || $0.record.roadClass.isLink }),
            inRec.roadClass.isLink || !keepsName,
-           let joined = others.filter({ !$0.canEnter && $0.deviation > 120 && (highway.contains($0.record.roadClass) || $0.record.roadClass.isLink) }).first,
+           let joined = others.filter({ !$0.leaves && $0.deviation > 120 && (highway.contains($0.record.roadClass) || $0.record.roadClass.isLink) }).first,
            inRec.roadClass.isLink || highway.contains(inRec.roadClass) {
             return make(.merge, joined.angle < 0 ? .slightLeft : .slightRight)
         }
@@ -470,7 +477,13 @@ public struct ManeuverBuilder: Sendable {
                others.contains(where: { $0.deviation < abs(angle) }) {
                 return make(.turn, modifier)
             }
-            if sameName { return straighterInSight ? make(.continue, modifier) : nil }
+            if sameName {
+                if straighterInSight { return make(.continue, modifier) }
+                // a turn where the other way is one a restriction forbids: the driver still turns
+                // (left at a T whose right arm is no_right_turn)
+                if abs(angle) >= 45, others.contains(where: { $0.leaves && !$0.canEnter }) { return make(keepsName ? .continue : .turn, modifier) }
+                return nil
+            }
             // the end of a road at a T whose other arm is one-way towards us: still the end of the road
             if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }
             // a new name where no other road meets is a new name, whatever the angle; at a

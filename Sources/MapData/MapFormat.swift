@@ -66,6 +66,13 @@
 //             lanes of a directed edge as it reaches its end, left to right, in OSRM's words
 //             ("left|straight|straight;right"; CarProfile.turnLanes)
 //
+// Turn restrictions at nodes (optional, like MANEUVR; the routing tables apply them already,
+// this is for guidance, which must not count a forbidden turn as a way the driver may take):
+//   NOTURN    u32 count, then count × (u32 from DirectedEdge.raw, u32 to DirectedEdge.raw),
+//             ascending by (from, to): turns from an edge onto an edge leaving the node it
+//             reaches that a no_* restriction forbids or an only_* restriction leaves out
+//             (restrictions over via ways are not listed: they depend on the way the car came)
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -105,9 +112,11 @@ public enum MapFormat {
         case destinations = "DESTS"
         case exitRefs = "EXITREF"
         case turnLanes = "LANES"
+        case forbiddenTurns = "NOTURN"
 
         /// Sections a map may lack (written by a later import than the map's): read as empty.
-        public var isOptional: Bool { self == .maneuvers || self == .destinations || self == .exitRefs || self == .turnLanes }
+        public var isOptional: Bool { self == .maneuvers || self == .destinations || self == .exitRefs || self == .turnLanes
+            || self == .forbiddenTurns }
 
         /// Position in `allCases` (a switch, not a hash: it is on every map access).
         @inline(__always) public var ordinal: Int {
@@ -137,6 +146,7 @@ public enum MapFormat {
             case .destinations: return 22
             case .exitRefs: return 23
             case .turnLanes: return 24
+            case .forbiddenTurns: return 25
             }
         }
     }

@@ -138,6 +138,22 @@ public final class RoadMap: Sendable {
         destinationCount = signposts[0]
         exitRefCount = signposts[1]
         turnLanesCount = signposts[2]
+        let turns = found[MapFormat.Tag.forbiddenTurns.rawValue]!
+        if turns.isEmpty {
+            forbiddenTurnCount = 0
+        } else {
+            let n = turns.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: turns.lowerBound, as: UInt32.self).littleEndian) : -1
+            try check(n >= 0 && turns.count == 4 + 8 * n, "NOTURN size")
+            var previous: UInt64? = nil
+            for i in 0..<n {
+                let from = raw.loadUnaligned(fromByteOffset: turns.lowerBound + 4 + 8 * i, as: UInt32.self).littleEndian
+                let to = raw.loadUnaligned(fromByteOffset: turns.lowerBound + 8 + 8 * i, as: UInt32.self).littleEndian
+                let key = UInt64(from) << 32 | UInt64(to)
+                try check(Int(from) < edgeCount * 2 && Int(to) < edgeCount * 2 && previous.map { $0 < key } ?? true, "NOTURN entry \(i)")
+                previous = key
+            }
+            forbiddenTurnCount = n
+        }
         (maneuverOverrides, maneuverOverridesByFirstEdge) = try RoadMap.readOverrides(
             raw, found[MapFormat.Tag.maneuvers.rawValue]!, nodeCount: nodeCount, edgeCount: edgeCount, path: path)
     }
@@ -146,6 +162,24 @@ public final class RoadMap: Sendable {
     private let destinationCount: Int
     private let exitRefCount: Int
     private let turnLanesCount: Int
+    /// Entries of NOTURN (0 for a map without it).
+    private let forbiddenTurnCount: Int
+
+    /// Whether a restriction at the node between them forbids turning from `from` onto `to`
+    /// (no_* and only_* restrictions at a node; the routing tables hold the rest).
+    public func isTurnForbidden(from: DirectedEdge, to: DirectedEdge) -> Bool {
+        guard forbiddenTurnCount > 0 else { return false }
+        let key = UInt64(from.raw) << 32 | UInt64(to.raw)
+        let base = section(.forbiddenTurns) + 4
+        var lo = 0, hi = forbiddenTurnCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let k = UInt64(u32(base + 8 * mid)) << 32 | UInt64(u32(base + 8 * mid + 4))
+            if k == key { return true }
+            if k < key { lo = mid + 1 } else { hi = mid }
+        }
+        return false
+    }
 
     /// What the signs say a directed edge leads to ("A 5, Frankfurt"), "" where nothing is signed.
     public func destination(of d: DirectedEdge) -> String { name(signpost(.destinations, destinationCount, d.raw)) }

@@ -310,6 +310,61 @@ import Testing
         #expect(alone == ["depart", "new name straight", "arrive"], "\(alone)")
     }
 
+    /// A turn that a restriction forbids is no way the driver may take: where the road forks and
+    /// the other branch is no_right_turn, following the road is no choice to announce (OSRM's
+    /// entry_allowed). The map keeps the node restrictions for guidance (NOTURN).
+    @Test func forbiddenTurnsAreNoChoice() throws {
+        let fork = """
+                        d
+
+
+
+            a     b
+
+
+
+                        c
+            """
+        var s = ScenarioMap(ascii: fork, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        s.ways = [.init("ab", [("highway", "residential"), ("name", "Main")]),
+                  .init("bd", [("highway", "residential"), ("name", "Main")]),
+                  .init("bc", [("highway", "residential"), ("name", "Other")])]
+        let open = try TestMaps.scenario(s)
+        #expect(try maneuvers(open, s["a"]!, s["d"]!).map(\.osrmTurn) == ["depart", "continue slight left", "arrive"])
+        for kind in ["no_right_turn", "only_straight_on"] {
+            let to = kind == "no_right_turn" ? "bc" : "bd"
+            s.relations = [ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"),
+                                                          (type: "way", ref: to, role: "to")],
+                                                tags: [("type", "restriction"), ("restriction", kind)])]
+            let m = try TestMaps.scenario(s)
+            let node = { (ch: Character) in
+                (0..<UInt32(m.nodeCount)).min { abs(m.coordinate(ofNode: $0).latitude - s[ch]!.latitude) + abs(m.coordinate(ofNode: $0).longitude - s[ch]!.longitude)
+                    < abs(m.coordinate(ofNode: $1).latitude - s[ch]!.latitude) + abs(m.coordinate(ofNode: $1).longitude - s[ch]!.longitude) }!
+            }
+            let ab = try #require(m.outgoing(node("a")).first)
+            let bc = try #require(m.outgoing(node("b")).first { m.target(of: $0) == node("c") })
+            let bd = try #require(m.outgoing(node("b")).first { m.target(of: $0) == node("d") })
+            #expect(m.isTurnForbidden(from: ab, to: bc) && !m.isTurnForbidden(from: ab, to: bd), "\(kind)")
+            #expect(try maneuvers(m, s["a"]!, s["d"]!).map(\.osrmTurn) == ["depart", "arrive"], "\(kind)")
+        }
+        // at a T whose right arm is no_right_turn the driver still turns left: said
+        var t = ScenarioMap(ascii: """
+                        d
+
+
+
+            a           b
+
+
+
+                        c
+            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        t.ways = [.init("ab", [("highway", "residential")]), .init("bd", [("highway", "residential")]), .init("bc", [("highway", "residential")])]
+        t.relations = [ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"), (type: "way", ref: "bc", role: "to")],
+                                            tags: [("type", "restriction"), ("restriction", "no_right_turn")])]
+        #expect(try maneuvers(try TestMaps.scenario(t), t["a"]!, t["d"]!).map(\.osrmTurn) == ["depart", "turn left", "arrive"])
+    }
+
     /// Two roads to the right that both count as "right" by angle are told apart: the straighter
     /// one is "turn slightly right" (OSRM's turn assignment), so that the driver can tell which.
     @Test func twoRightTurnsAreToldApart() throws {

@@ -36,6 +36,9 @@ func squareGraph() -> RoadGraph {
     g.exitRefs = [1: 1]
     g.names.append("left|straight;right")
     g.turnLanes = [DirectedEdge(edge: 2, reversed: true): UInt32(g.names.count - 1)]
+    // two turns a restriction forbids: edge 0 onto edge 1 at node 1, the diagonal onto edge 2 at node 2
+    g.forbiddenTurns = [UInt64(DirectedEdge(edge: 0, reversed: false).raw) << 32 | UInt64(DirectedEdge(edge: 1, reversed: false).raw),
+                        UInt64(DirectedEdge(edge: 4, reversed: false).raw) << 32 | UInt64(DirectedEdge(edge: 2, reversed: false).raw)]
     return g
 }
 
@@ -74,6 +77,10 @@ func squareGraph() -> RoadGraph {
         #expect(m.turnLanes(of: DirectedEdge(edge: 2, reversed: true)) == "left|straight;right")
         #expect(m.hasTurnLanes(DirectedEdge(edge: 2, reversed: true)))
         #expect(!m.hasTurnLanes(DirectedEdge(edge: 2, reversed: false)) && m.turnLanes(of: DirectedEdge(edge: 1, reversed: true)) == "")
+        #expect(m.isTurnForbidden(from: DirectedEdge(edge: 0, reversed: false), to: DirectedEdge(edge: 1, reversed: false)))
+        #expect(m.isTurnForbidden(from: DirectedEdge(edge: 4, reversed: false), to: DirectedEdge(edge: 2, reversed: false)))
+        #expect(!m.isTurnForbidden(from: DirectedEdge(edge: 0, reversed: false), to: DirectedEdge(edge: 4, reversed: false)))
+        #expect(!m.isTurnForbidden(from: DirectedEdge(edge: 1, reversed: false), to: DirectedEdge(edge: 0, reversed: false)))
         let cafes = m.places(near: g.nodes[0], radiusMeters: 30)
         #expect(cafes.count == 1)
         #expect(cafes.first.map { m.name($0.place.nameID) } == "Corner Café")
@@ -147,8 +154,8 @@ func squareGraph() -> RoadGraph {
     }
 }
 
-/// A map written before maneuver overrides and signposts existed has no MANEUVR, DESTS or
-/// EXITREF section: it opens, with none.
+/// A map written before maneuver overrides, signposts, lanes and restrictions for guidance
+/// existed has no MANEUVR, DESTS, EXITREF, LANES or NOTURN section: it opens, with none.
 @Test func mapsWithoutOptionalSectionsOpen() throws {
     var bytes = [UInt8](MapWriter.encode(squareGraph()))
     func u32(_ o: Int) -> UInt32 { bytes[o..<(o + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
@@ -173,9 +180,10 @@ func squareGraph() -> RoadGraph {
     #expect(m.destination(of: DirectedEdge(edge: 4, reversed: false)) == "")
     #expect(m.exitRef(ofNode: 1) == "")
     #expect(m.turnLanes(of: DirectedEdge(edge: 2, reversed: true)) == "")
+    #expect(!m.isTurnForbidden(from: DirectedEdge(edge: 0, reversed: false), to: DirectedEdge(edge: 1, reversed: false)))
     #expect(m.edgeCount == 5)
     #expect(!m.sectionTags.contains("MANEUVR") && !m.sectionTags.contains("DESTS") && !m.sectionTags.contains("EXITREF")
-            && !m.sectionTags.contains("LANES"))
+            && !m.sectionTags.contains("LANES") && !m.sectionTags.contains("NOTURN"))
 }
 
 /// Signposts and overrides that point outside the map are refused with the section's name, even
@@ -190,6 +198,9 @@ func squareGraph() -> RoadGraph {
     bad.append(g)
     g = squareGraph()
     g.turnLanes = [DirectedEdge(edge: 3, reversed: false): 9999]
+    bad.append(g)
+    g = squareGraph()
+    g.forbiddenTurns = [UInt64(DirectedEdge(edge: 0, reversed: false).raw) << 32 | 99]
     bad.append(g)
     g = squareGraph()
     g.maneuverOverrides[0].path.append(DirectedEdge(edge: 99, reversed: false))
