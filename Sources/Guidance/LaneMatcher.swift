@@ -206,7 +206,8 @@ extension ManeuverBuilder {
         let node = map.source(of: outEdge)
         let bIn = bearingIn(inEdge)
         var angles = [Double](), chosen = -1
-        for r in roads(at: node, from: inEdge, bearingIn: bIn) where r.canEnter {
+        // (the route's own way on counts even if the map's restrictions disagree with the route)
+        for r in roads(at: node, from: inEdge, bearingIn: bIn) where r.canEnter || r.out == outEdge {
             if r.out == outEdge { chosen = angles.count }
             angles.append(r.angle)
         }

@@ -397,7 +397,7 @@ public struct ManeuverBuilder: Sendable {
         // past a service road or a one-way street coming the other way), but not the road's own
         // other carriageway
         let straighterInSight = abs(angle) >= ManeuverBuilder.wideTurn && others.contains {
-            $0.deviation < abs(angle) && ($0.canEnter || !(sameName && $0.record.nameID == inRec.nameID))
+            $0.deviation < abs(angle) && ($0.leaves || !(sameName && $0.record.nameID == inRec.nameID))
         }
         func make(_ type: ManeuverType, _ mod: ManeuverModifier?) -> Maneuver {
             var m = maneuver(type, mod, leg: leg, at: k, record: outRec, bearingBefore: bIn, bearingAfter: bOut)
@@ -480,8 +480,14 @@ public struct ManeuverBuilder: Sendable {
             if sameName {
                 if straighterInSight { return make(.continue, modifier) }
                 // a turn where the other way is one a restriction forbids: the driver still turns
-                // (left at a T whose right arm is no_right_turn)
-                if abs(angle) >= 45, others.contains(where: { $0.leaves && !$0.canEnter }) { return make(keepsName ? .continue : .turn, modifier) }
+                // (left at a T whose right arm is no_right_turn), where the turn would be said
+                // were the other way allowed (not a bend past a forbidden side road)
+                let physical = others.filter(\.leaves)
+                if abs(angle) >= 45, physical.contains(where: { !$0.canEnter }),
+                   !isObvious(angle: angle, outRec: outRec, inRec: inRec, options: physical, sameName: sameName, keepsName: keepsName,
+                              straighterInSight: straighterInSight) {
+                    return make(keepsName ? .continue : .turn, modifier)
+                }
                 return nil
             }
             // the end of a road at a T whose other arm is one-way towards us: still the end of the road

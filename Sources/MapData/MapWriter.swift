@@ -89,8 +89,10 @@ public enum MapWriter {
         b.append(UInt32(graph.turnLanes.count))
         for (d, name) in graph.turnLanes.sorted(by: { $0.key < $1.key }) { b.append(d.raw); b.append(name) }
         sections.append((.turnLanes, b.take()))
-        b.append(UInt32(graph.forbiddenTurns.count))
-        for t in graph.forbiddenTurns.sorted() { b.append(UInt32(t >> 32)); b.append(UInt32(t & 0xFFFF_FFFF)) }
+        // (ascending and each once, as the reader demands)
+        let forbidden = Set(graph.forbiddenTurns).sorted()
+        b.append(UInt32(forbidden.count))
+        for t in forbidden { b.append(UInt32(t >> 32)); b.append(UInt32(t & 0xFFFF_FFFF)) }
         sections.append((.forbiddenTurns, b.take()))
         let r = graph.routing
         for v in r.weights { b.append(v) }

@@ -363,6 +363,28 @@ import Testing
         t.relations = [ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"), (type: "way", ref: "bc", role: "to")],
                                             tags: [("type", "restriction"), ("restriction", "no_right_turn")])]
         #expect(try maneuvers(try TestMaps.scenario(t), t["a"]!, t["d"]!).map(\.osrmTurn) == ["depart", "turn left", "arrive"])
+        // a bend of the road past a side road it may not take stays as silent as without the
+        // restriction: forbidding a turn that was never a choice adds nothing to say
+        var bend = ScenarioMap(ascii: """
+              d
+
+
+
+
+            a       b
+
+
+
+
+
+                         c
+            """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
+        bend.ways = [.init("ab", [("highway", "residential"), ("name", "Main")]), .init("bc", [("highway", "residential"), ("name", "Main")]),
+                     .init("bd", [("highway", "residential"), ("name", "Side")])]
+        #expect(try maneuvers(try TestMaps.scenario(bend), bend["a"]!, bend["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
+        bend.relations = [ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"), (type: "way", ref: "bd", role: "to")],
+                                               tags: [("type", "restriction"), ("restriction", "no_left_turn")])]
+        #expect(try maneuvers(try TestMaps.scenario(bend), bend["a"]!, bend["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
     }
 
     /// Two roads to the right that both count as "right" by angle are told apart: the straighter
