@@ -899,6 +899,12 @@ public struct ManeuverBuilder: Sendable {
                     if s.silent || !announcesNameChange(before, n) { merged.silent = true }
                 }
                 merged.landmark = s.landmark ?? n.landmark
+            } else if !n.silent && namedRoadGoesOn(leg, at: n.edgeIndex) {
+                // the turn, then straight on where the road turned onto goes on another way by
+                // its name (a fork a few metres after the turn): folded into the turn the driver
+                // would follow the road, so each is said where it is
+                i += 1
+                continue
             } else {
                 // the turn, then straight over the second carriageway
                 merged.type = s.type
@@ -912,6 +918,18 @@ public struct ManeuverBuilder: Sendable {
             turned.remove(at: i + 1)
         }
         return steps.filter { !$0.silent }
+    }
+
+    /// Whether, at the junction where edge `k` of the leg starts, the road arriving there goes on by
+    /// its name (not unnamed) within 60° of straight on another way than the route's.
+    private func namedRoadGoesOn(_ leg: RouteLeg, at k: Int) -> Bool {
+        guard k > 0, k < leg.edges.count else { return false }
+        let inEdge = leg.edges[k - 1], outEdge = leg.edges[k]
+        let inRec = map.edge(inEdge.edge)
+        guard inRec.nameID != 0, map.edge(outEdge.edge).nameID != inRec.nameID else { return false }
+        return roads(at: map.source(of: outEdge), from: inEdge, bearingIn: bearingIn(inEdge)).contains {
+            $0.canEnter && $0.out.edge != outEdge.edge && $0.deviation < 60 && $0.record.nameID == inRec.nameID
+        }
     }
 
     /// A sliproad is one turn: where the car turns off a road that goes on, onto a short road

@@ -387,6 +387,31 @@ import Testing
         #expect(try maneuvers(try TestMaps.scenario(bend), bend["a"]!, bend["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
     }
 
+    /// A turn and, a few metres on, straight off the road just turned onto where it bends away by
+    /// its name are two maneuvers: folded into one "turn left", the driver follows the named road
+    /// round its bend (Route de Beausoleil, Monaco). Each is said where it is.
+    @Test func straightOffTheRoadJustTurnedOntoIsSaid() throws {
+        let map = """
+                       d
+
+
+                          e
+
+
+
+                      c
+
+
+            a       b       f
+            """
+        let ways = [ScenarioMap.Way("ab", [("highway", "tertiary"), ("name", "Route")]),
+                    ScenarioMap.Way("bcd", [("highway", "tertiary"), ("name", "Route")]),
+                    ScenarioMap.Way("bf", [("highway", "residential")]),
+                    ScenarioMap.Way("ce", [("highway", "residential")])]
+        let steps = try turns(map, grid: 5, ways, to: "e")
+        #expect(steps == ["depart", "continue left", "turn straight", "arrive"], "\(steps)")
+    }
+
     /// Two roads to the right that both count as "right" by angle are told apart: the straighter
     /// one is "turn slightly right" (OSRM's turn assignment), so that the driver can tell which.
     @Test func twoRightTurnsAreToldApart() throws {
