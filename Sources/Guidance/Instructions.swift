@@ -124,7 +124,8 @@ public struct Instructions: Sendable {
             default: s = turn(m)
             }
         case .merge: s = say("merge", m)
-        case .onRamp: s = say("on_ramp", m, ["side": side(m.modifier)])
+        // (a ramp straight ahead has no side: "take the ramp", as OSRM)
+        case .onRamp: s = m.modifier == .straight || m.modifier == nil ? say("on_ramp.straight", m) : say("on_ramp", m, ["side": side(m.modifier)])
         case .offRamp:
             // "take exit 12 on the right": the number on the sign where the exit leaves
             s = m.exitNumber.isEmpty ? say("off_ramp", m, ["side": side(m.modifier)])

@@ -241,6 +241,14 @@ extension LocaleTests {
         var name = Maneuver(type: .newName, modifier: .straight, street: "Speyerer Straße", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
         name.destination = "Heidelberg"
         #expect(en.text(name) == "Continue onto Speyerer Straße")
+        // a ramp straight ahead has no side to name (heidelberg-0186: "take the ramp on the right")
+        var ramp = Maneuver(type: .onRamp, modifier: .straight, street: "", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        ramp.destination = "B 37"
+        #expect(en.text(ramp) == "Take the ramp towards B 37")
+        ramp.modifier = .slightRight
+        #expect(en.text(ramp) == "Take the ramp on the right towards B 37")
+        ramp.modifier = .straight
+        #expect(Instructions(locale: GuidanceLocale.named("de")!).text(ramp) == "Die Auffahrt nehmen, Richtung B 37")
     }
 
     @Test func hebrewDistancesAreWords() throws {

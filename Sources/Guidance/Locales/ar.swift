@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "اندمج في حركة المرور على {way_name}",
       "on_ramp": "اسلك المنحدر على {side}",
       "on_ramp.name": "اسلك المنحدر على {side} باتجاه {way_name}",
+      "on_ramp.straight": "اسلك المنحدر",
+      "on_ramp.straight.name": "اسلك المنحدر باتجاه {way_name}",
       "off_ramp": "اسلك المخرج على {side}",
       "off_ramp.name": "اسلك المخرج على {side} باتجاه {way_name}",
       "off_ramp.exit": "اسلك المخرج {exit} على {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Включете се в движението по {way_name}",
       "on_ramp": "Поемете по рампата {side}",
       "on_ramp.name": "Поемете по рампата {side} към {way_name}",
+      "on_ramp.straight": "Поемете по рампата",
+      "on_ramp.straight.name": "Поемете по рампата към {way_name}",
       "off_ramp": "Поемете по изхода {side}",
       "off_ramp.name": "Поемете по изхода {side} към {way_name}",
       "off_ramp.exit": "Поемете по изход {exit} {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Incorporeu-vos a {way_name}",
       "on_ramp": "Preneu l'accés de {side}",
       "on_ramp.name": "Preneu l'accés de {side} cap a {way_name}",
+      "on_ramp.straight": "Preneu l'accés",
+      "on_ramp.straight.name": "Preneu l'accés cap a {way_name}",
       "off_ramp": "Preneu la sortida de {side}",
       "off_ramp.name": "Preneu la sortida de {side} cap a {way_name}",
       "off_ramp.exit": "Preneu la sortida {exit} de {side}",

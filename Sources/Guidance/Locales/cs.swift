@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Najeďte na {way_name}",
       "on_ramp": "Použijte nájezd {side}",
       "on_ramp.name": "Použijte nájezd {side} na {way_name}",
+      "on_ramp.straight": "Použijte nájezd",
+      "on_ramp.straight.name": "Použijte nájezd na {way_name}",
       "off_ramp": "Sjeďte výjezdem {side}",
       "off_ramp.name": "Sjeďte výjezdem {side} na {way_name}",
       "off_ramp.exit": "Sjeďte výjezdem {exit} {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Flet ind på {way_name}",
       "on_ramp": "Tag tilkørslen til {side}",
       "on_ramp.name": "Tag tilkørslen til {side} ind på {way_name}",
+      "on_ramp.straight": "Tag tilkørslen",
+      "on_ramp.straight.name": "Tag tilkørslen ind på {way_name}",
       "off_ramp": "Tag afkørslen til {side}",
       "off_ramp.name": "Tag afkørslen til {side} mod {way_name}",
       "off_ramp.exit": "Tag afkørsel {exit} til {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Auf {way_name} einfädeln",
       "on_ramp": "Die Auffahrt {side} nehmen",
       "on_ramp.name": "Die Auffahrt {side} auf {way_name} nehmen",
+      "on_ramp.straight": "Die Auffahrt nehmen",
+      "on_ramp.straight.name": "Die Auffahrt auf {way_name} nehmen",
       "off_ramp": "Die Ausfahrt {side} nehmen",
       "off_ramp.name": "Die Ausfahrt {side} auf {way_name} nehmen",
       "off_ramp.exit": "Die Ausfahrt {exit} {side} nehmen",

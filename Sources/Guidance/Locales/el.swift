@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Ενταχθείτε στην κυκλοφορία της οδού {way_name}",
       "on_ramp": "Πάρτε τη ράμπα εισόδου στα {side}",
       "on_ramp.name": "Πάρτε τη ράμπα εισόδου στα {side} προς την οδό {way_name}",
+      "on_ramp.straight": "Πάρτε τη ράμπα εισόδου",
+      "on_ramp.straight.name": "Πάρτε τη ράμπα εισόδου προς την οδό {way_name}",
       "off_ramp": "Πάρτε την έξοδο στα {side}",
       "off_ramp.name": "Πάρτε την έξοδο στα {side} προς την οδό {way_name}",
       "off_ramp.exit": "Πάρτε την έξοδο {exit} στα {side}",

@@ -55,6 +55,8 @@ extension LocaleTables {
       "merge.name": "Merge onto {way_name}",
       "on_ramp": "Take the ramp on the {side}",
       "on_ramp.name": "Take the ramp on the {side} onto {way_name}",
+      "on_ramp.straight": "Take the ramp",
+      "on_ramp.straight.name": "Take the ramp onto {way_name}",
       "off_ramp": "Take the exit on the {side}",
       "off_ramp.name": "Take the exit on the {side} onto {way_name}",
       "off_ramp.exit": "Take exit {exit} on the {side}",

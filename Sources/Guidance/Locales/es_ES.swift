@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Incorpórese a {way_name}",
       "on_ramp": "Tome el acceso de la {side}",
       "on_ramp.name": "Tome el acceso de la {side} hacia {way_name}",
+      "on_ramp.straight": "Tome el acceso",
+      "on_ramp.straight.name": "Tome el acceso hacia {way_name}",
       "off_ramp": "Tome la salida de la {side}",
       "off_ramp.name": "Tome la salida de la {side} hacia {way_name}",
       "off_ramp.exit": "Tome la salida {exit} de la {side}",

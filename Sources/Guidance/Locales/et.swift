@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Liituge liiklusega teel {way_name}",
       "on_ramp": "Keerake {side} pealesõidule",
       "on_ramp.name": "Keerake {side} pealesõidule teele {way_name}",
+      "on_ramp.straight": "Sõitke pealesõidule",
+      "on_ramp.straight.name": "Sõitke pealesõidule teele {way_name}",
       "off_ramp": "Keerake {side} mahasõidule",
       "off_ramp.name": "Keerake {side} mahasõidule teele {way_name}",
       "off_ramp.exit": "Keerake {side} mahasõidule {exit}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Liity tielle {way_name}",
       "on_ramp": "Aja {side} olevalle rampille",
       "on_ramp.name": "Aja {side} olevalle rampille kohti tietä {way_name}",
+      "on_ramp.straight": "Aja rampille",
+      "on_ramp.straight.name": "Aja rampille kohti tietä {way_name}",
       "off_ramp": "Poistu {side} olevasta liittymästä",
       "off_ramp.name": "Poistu {side} olevasta liittymästä tielle {way_name}",
       "off_ramp.exit": "Poistu {side} olevasta liittymästä {exit}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Insérez-vous sur {way_name}",
       "on_ramp": "Prenez la bretelle à {side}",
       "on_ramp.name": "Prenez la bretelle à {side} pour rejoindre {way_name}",
+      "on_ramp.straight": "Prenez la bretelle",
+      "on_ramp.straight.name": "Prenez la bretelle pour rejoindre {way_name}",
       "off_ramp": "Prenez la sortie à {side}",
       "off_ramp.name": "Prenez la sortie à {side} pour rejoindre {way_name}",
       "off_ramp.exit": "Prenez la sortie {exit} à {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "השתלבו בתנועה אל {way_name}",
       "on_ramp": "עלו על הרמפה {side}",
       "on_ramp.name": "עלו על הרמפה {side} אל {way_name}",
+      "on_ramp.straight": "עלו על הרמפה",
+      "on_ramp.straight.name": "עלו על הרמפה אל {way_name}",
       "off_ramp": "צאו ביציאה {side}",
       "off_ramp.name": "צאו ביציאה {side} אל {way_name}",
       "off_ramp.exit": "צאו ביציאה {exit} {side}",

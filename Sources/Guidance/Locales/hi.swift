@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "{way_name} पर ट्रैफ़िक में शामिल हों",
       "on_ramp": "{side} वाला रैंप लें",
       "on_ramp.name": "{side} वाला रैंप लेकर {way_name} पर जाएँ",
+      "on_ramp.straight": "रैंप लें",
+      "on_ramp.straight.name": "रैंप लेकर {way_name} पर जाएँ",
       "off_ramp": "{side} वाला निकास लें",
       "off_ramp.name": "{side} वाला निकास लेकर {way_name} पर जाएँ",
       "off_ramp.exit": "{side} वाला निकास {exit} लें",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Csatlakozzon a forgalomhoz ezen az úton: {way_name}",
       "on_ramp": "Hajtson fel {side} a felhajtóra",
       "on_ramp.name": "Hajtson fel {side} a felhajtóra, erre az útra: {way_name}",
+      "on_ramp.straight": "Hajtson fel a felhajtóra",
+      "on_ramp.straight.name": "Hajtson fel a felhajtóra, erre az útra: {way_name}",
       "off_ramp": "Hajtson ki {side} a kijáraton",
       "off_ramp.name": "Hajtson ki {side} a kijáraton, erre az útra: {way_name}",
       "off_ramp.exit": "Hajtson ki {side} a kijáraton, kijárat: {exit}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Bergabung ke {way_name}",
       "on_ramp": "Ambil jalur masuk di sebelah {side}",
       "on_ramp.name": "Ambil jalur masuk di sebelah {side} menuju {way_name}",
+      "on_ramp.straight": "Ambil jalur masuk",
+      "on_ramp.straight.name": "Ambil jalur masuk menuju {way_name}",
       "off_ramp": "Ambil jalan keluar di sebelah {side}",
       "off_ramp.name": "Ambil jalan keluar di sebelah {side} menuju {way_name}",
       "off_ramp.exit": "Ambil jalan keluar {exit} di sebelah {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Immettiti su {way_name}",
       "on_ramp": "Prendi la rampa a {side}",
       "on_ramp.name": "Prendi la rampa a {side} verso {way_name}",
+      "on_ramp.straight": "Prendi la rampa",
+      "on_ramp.straight.name": "Prendi la rampa verso {way_name}",
       "off_ramp": "Prendi l'uscita a {side}",
       "off_ramp.name": "Prendi l'uscita a {side} verso {way_name}",
       "off_ramp.exit": "Prendi l'uscita {exit} a {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "{way_name}に ごうりゅう して ください",
       "on_ramp": "{side}がわの ランプに すすんで ください",
       "on_ramp.name": "{side}がわの ランプから {way_name}に はいって ください",
+      "on_ramp.straight": "ランプに すすんで ください",
+      "on_ramp.straight.name": "ランプから {way_name}に はいって ください",
       "off_ramp": "{side}がわの でぐちに すすんで ください",
       "off_ramp.name": "{side}がわの でぐちから {way_name}に すすんで ください",
       "off_ramp.exit": "{side}がわの {exit}ばん でぐちに すすんで ください",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "{way_name}에 합류하세요",
       "on_ramp": "{side} 진입로로 진입하세요",
       "on_ramp.name": "{side} 진입로를 이용해 {way_name}에 진입하세요",
+      "on_ramp.straight": "진입로로 진입하세요",
+      "on_ramp.straight.name": "진입로를 이용해 {way_name}에 진입하세요",
       "off_ramp": "{side} 출구로 나가세요",
       "off_ramp.name": "{side} 출구로 나가서 {way_name} 방면으로 진행하세요",
       "off_ramp.exit": "{side} {exit}번 출구로 나가세요",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "{way_name} зам руу нийлнэ үү",
       "on_ramp": "Замын {side} талын налуу замаар орно уу",
       "on_ramp.name": "Замын {side} талын налуу замаар {way_name} зам руу орно уу",
+      "on_ramp.straight": "Налуу замаар орно уу",
+      "on_ramp.straight.name": "Налуу замаар {way_name} зам руу орно уу",
       "off_ramp": "Замын {side} талын гарцаар гарна уу",
       "off_ramp.name": "Замын {side} талын гарцаар гарч {way_name} зам руу орно уу",
       "off_ramp.exit": "Замын {side} талын {exit}-р гарцаар гарна уу",

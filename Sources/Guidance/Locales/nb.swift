@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Flett inn på {way_name}",
       "on_ramp": "Ta påkjøringen til {side}",
       "on_ramp.name": "Ta påkjøringen til {side} inn på {way_name}",
+      "on_ramp.straight": "Ta påkjøringen",
+      "on_ramp.straight.name": "Ta påkjøringen inn på {way_name}",
       "off_ramp": "Ta avkjøringen til {side}",
       "off_ramp.name": "Ta avkjøringen til {side} mot {way_name}",
       "off_ramp.exit": "Ta avkjørsel {exit} til {side}",

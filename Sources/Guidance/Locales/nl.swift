@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Voeg in op {way_name}",
       "on_ramp": "Neem de oprit {side}",
       "on_ramp.name": "Neem de oprit {side} naar {way_name}",
+      "on_ramp.straight": "Neem de oprit",
+      "on_ramp.straight.name": "Neem de oprit naar {way_name}",
       "off_ramp": "Neem de afrit {side}",
       "off_ramp.name": "Neem de afrit {side} naar {way_name}",
       "off_ramp.exit": "Neem afrit {exit} {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Włącz się do ruchu na {way_name}",
       "on_ramp": "Skorzystaj z wjazdu po {side} stronie",
       "on_ramp.name": "Skorzystaj z wjazdu po {side} stronie na {way_name}",
+      "on_ramp.straight": "Skorzystaj z wjazdu",
+      "on_ramp.straight.name": "Skorzystaj z wjazdu na {way_name}",
       "off_ramp": "Zjedź zjazdem po {side} stronie",
       "off_ramp.name": "Zjedź zjazdem po {side} stronie na {way_name}",
       "off_ramp.exit": "Zjedź zjazdem nr {exit} po {side} stronie",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Entre em {way_name}",
       "on_ramp": "Pegue o acesso à {side}",
       "on_ramp.name": "Pegue o acesso à {side} para {way_name}",
+      "on_ramp.straight": "Pegue o acesso",
+      "on_ramp.straight.name": "Pegue o acesso para {way_name}",
       "off_ramp": "Pegue a saída à {side}",
       "off_ramp.name": "Pegue a saída à {side} para {way_name}",
       "off_ramp.exit": "Pegue a saída {exit} à {side}",

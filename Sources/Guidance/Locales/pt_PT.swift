@@ -15,6 +15,8 @@ extension LocaleTables {
       "uturn.name": "Inverta a marcha para {way_name}",
       "on_ramp": "Tome o acesso à {side}",
       "on_ramp.name": "Tome o acesso à {side} para {way_name}",
+      "on_ramp.straight": "Tome o acesso",
+      "on_ramp.straight.name": "Tome o acesso para {way_name}",
       "off_ramp": "Tome a saída à {side}",
       "off_ramp.name": "Tome a saída à {side} para {way_name}",
       "off_ramp.exit": "Tome a saída {exit} à {side}",

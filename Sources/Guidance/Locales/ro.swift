@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Încadrați-vă în trafic pe {way_name}",
       "on_ramp": "Luați breteaua de acces din {side}",
       "on_ramp.name": "Luați breteaua de acces din {side} spre {way_name}",
+      "on_ramp.straight": "Luați breteaua de acces",
+      "on_ramp.straight.name": "Luați breteaua de acces spre {way_name}",
       "off_ramp": "Luați ieșirea din {side}",
       "off_ramp.name": "Luați ieșirea din {side} spre {way_name}",
       "off_ramp.exit": "Luați ieșirea {exit} din {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Встройтесь в поток, {way_name}",
       "on_ramp": "Сверните на въезд {side}",
       "on_ramp.name": "Сверните на въезд {side}, {way_name}",
+      "on_ramp.straight": "Перейдите на въезд",
+      "on_ramp.straight.name": "Перейдите на въезд, {way_name}",
       "off_ramp": "Сверните на съезд {side}",
       "off_ramp.name": "Сверните на съезд {side}, {way_name}",
       "off_ramp.exit": "Сверните на съезд {exit} {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Zaraďte sa do premávky na {way_name}",
       "on_ramp": "Použite nájazd {side}",
       "on_ramp.name": "Použite nájazd {side} na {way_name}",
+      "on_ramp.straight": "Použite nájazd",
+      "on_ramp.straight.name": "Použite nájazd na {way_name}",
       "off_ramp": "Použite výjazd {side}",
       "off_ramp.name": "Použite výjazd {side} na {way_name}",
       "off_ramp.exit": "Použite výjazd {exit} {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Vključite se v promet na {way_name}",
       "on_ramp": "Zapeljite {side} na priključek",
       "on_ramp.name": "Zapeljite {side} na priključek za {way_name}",
+      "on_ramp.straight": "Zapeljite na priključek",
+      "on_ramp.straight.name": "Zapeljite na priključek za {way_name}",
       "off_ramp": "Zapeljite {side} na izvoz",
       "off_ramp.name": "Zapeljite {side} na izvoz za {way_name}",
       "off_ramp.exit": "Zapeljite {side} na izvoz {exit}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Kör ut på {way_name}",
       "on_ramp": "Ta påfarten till {side}",
       "on_ramp.name": "Ta påfarten till {side} mot {way_name}",
+      "on_ramp.straight": "Ta påfarten",
+      "on_ramp.straight.name": "Ta påfarten mot {way_name}",
       "off_ramp": "Ta avfarten till {side}",
       "off_ramp.name": "Ta avfarten till {side} mot {way_name}",
       "off_ramp.exit": "Ta avfart {exit} till {side}",

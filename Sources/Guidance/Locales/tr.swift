@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Trafiğe katılıp {way_name} üzerinden devam edin",
       "on_ramp": "{side} taraftaki bağlantı yoluna girin",
       "on_ramp.name": "{side} taraftaki bağlantı yolundan {way_name} yoluna çıkın",
+      "on_ramp.straight": "Bağlantı yoluna girin",
+      "on_ramp.straight.name": "Bağlantı yolundan {way_name} yoluna çıkın",
       "off_ramp": "{side} taraftaki çıkıştan çıkın",
       "off_ramp.name": "{side} taraftaki çıkıştan {way_name} yoluna çıkın",
       "off_ramp.exit": "{side} taraftaki {exit} numaralı çıkıştan çıkın",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Приєднайтеся до потоку на {way_name}",
       "on_ramp": "Скористайтеся в'їздом {side}",
       "on_ramp.name": "Скористайтеся в'їздом {side} на {way_name}",
+      "on_ramp.straight": "Скористайтеся в'їздом",
+      "on_ramp.straight.name": "Скористайтеся в'їздом на {way_name}",
       "off_ramp": "Скористайтеся з'їздом {side}",
       "off_ramp.name": "Скористайтеся з'їздом {side} на {way_name}",
       "off_ramp.exit": "Скористайтеся з'їздом {exit} {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "Nhập làn vào {way_name}",
       "on_ramp": "Đi vào đường nhánh bên {side}",
       "on_ramp.name": "Đi vào đường nhánh bên {side} để lên {way_name}",
+      "on_ramp.straight": "Đi vào đường nhánh",
+      "on_ramp.straight.name": "Đi vào đường nhánh để lên {way_name}",
       "off_ramp": "Đi theo lối ra bên {side}",
       "off_ramp.name": "Đi theo lối ra bên {side} để vào {way_name}",
       "off_ramp.exit": "Đi theo lối ra số {exit} bên {side}",

@@ -50,6 +50,8 @@ extension LocaleTables {
       "merge.name": "并入{way_name}",
       "on_ramp": "走{side}侧匝道",
       "on_ramp.name": "走{side}侧匝道，进入{way_name}",
+      "on_ramp.straight": "走匝道",
+      "on_ramp.straight.name": "走匝道，进入{way_name}",
       "off_ramp": "从{side}侧出口驶出",
       "off_ramp.name": "从{side}侧出口驶出，进入{way_name}",
       "off_ramp.exit": "从{side}侧{exit}号出口驶出",
