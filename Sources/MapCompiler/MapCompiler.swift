@@ -118,8 +118,8 @@ public enum MapCompiler {
         summary.restrictionsApplied = resolved.applied
         let reasons = resolved.skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         progress?("building the turn graph (\(resolved.applied) restrictions applied\(reasons.isEmpty ? "" : "; not applied: " + reasons))")
-        graph.forbiddenTurns = resolved.forbiddenNodeTurns(graph)
         let turns = TurnGraph.build(graph, index: index, restrictions: resolved, options: options)
+        graph.forbiddenTurns = turns.forbiddenNodeTurns
         progress?("contracting \(turns.nodeCount) turn-graph nodes, \(turns.arcCount) turns")
         graph.routing = RoutingTables(turns, contracting: progress)
         summary.shortcuts = graph.routing.up.count + graph.routing.down.count - turns.arcCount

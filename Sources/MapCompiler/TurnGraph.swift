@@ -23,6 +23,9 @@ public struct TurnGraph: Sendable {
     }
     /// Arcs by source.
     public var arcs: [[Arc]]
+    /// The turns restrictions at nodes forbid (from.raw << 32 | to.raw), as `build` leaves them out:
+    /// for guidance (MapFormat's NOTURN), which must not count them as ways on.
+    public var forbiddenNodeTurns: [UInt64] = []
 
     public var nodeCount: Int { directedCount + copies.count }
     public var arcCount: Int { arcs.reduce(0) { $0 + $1.count } }
@@ -60,6 +63,7 @@ extension TurnGraph {
         let bearings = Bearings(g)
         let ringSide = ringOrientation(g, leaving: leaving)
         var arcs = [[Arc]](repeating: [], count: directed)
+        var forbidden = [UInt64]()
         let entryPenalty = UInt64((options.restrictedEntryPenaltySeconds * 1000).rounded())
         for v in 0..<g.nodes.count {
             let turningPoint = g.nodeFlags[v].contains(.turningCircle)
@@ -70,8 +74,11 @@ extension TurnGraph {
                 for b in leaving[v] {
                     let isUTurn = b >> 1 == a >> 1
                     if isUTurn && otherWayOut && !turningPoint { continue }
-                    if restrictions.forbiddenTurns.contains(UInt64(a) << 32 | UInt64(b)) { continue }
-                    if let only = onlyTo, !only.contains(b) { continue }
+                    let pair = UInt64(a) << 32 | UInt64(b)
+                    if restrictions.forbiddenTurns.contains(pair) || onlyTo.map({ !$0.contains(b) }) == true {
+                        forbidden.append(pair)
+                        continue
+                    }
                     let angle = isUTurn ? 180 : Angle.difference(from: bearings.arriving[Int(a)], to: bearings.leaving[Int(b)])
                     // at a roundabout, from a road onto another straight across the ring's flow
                     // (a left turn on a counter-clockwise ring): the car must go round
@@ -89,7 +96,8 @@ extension TurnGraph {
                 }
             }
         }
-        var t = TurnGraph(directedCount: directed, weights: index.weights, durations: index.durations, arcs: arcs)
+        var t = TurnGraph(directedCount: directed, weights: index.weights, durations: index.durations, arcs: arcs,
+                          forbiddenNodeTurns: forbidden)
         t.applyViaWayRestrictions(restrictions.paths)
         return t
     }

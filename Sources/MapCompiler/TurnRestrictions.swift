@@ -77,28 +77,6 @@ struct ResolvedRestrictions: Sendable {
 }
 
 extension ResolvedRestrictions {
-    /// The turns restrictions at nodes forbid, as guidance reads them (MapFormat's NOTURN):
-    /// every no_* turn, and for an only_* restriction every other way on from its from edge but
-    /// turning back on it (a U-turn is not a way on that guidance counts). Ascending.
-    func forbiddenNodeTurns(_ g: RoadGraph) -> [UInt64] {
-        var out = Array(forbiddenTurns)
-        if !onlyTurns.isEmpty {
-            func target(_ d: UInt32) -> UInt32 { let e = g.edges[Int(d >> 1)]; return d & 1 == 0 ? e.to : e.from }
-            let vias = Set(onlyTurns.keys.map(target))
-            var leaving = [UInt32: [UInt32]]()
-            for (i, e) in g.edges.enumerated() {
-                if e.flags.contains(.forward), vias.contains(e.from) { leaving[e.from, default: []].append(UInt32(2 * i)) }
-                if e.flags.contains(.backward), vias.contains(e.to) { leaving[e.to, default: []].append(UInt32(2 * i + 1)) }
-            }
-            for (from, only) in onlyTurns {
-                for to in leaving[target(from)] ?? [] where to >> 1 != from >> 1 && !only.contains(to) {
-                    out.append(UInt64(from) << 32 | UInt64(to))
-                }
-            }
-        }
-        return Array(Set(out)).sorted()
-    }
-
     static func resolve(_ raw: [RawRestriction], graph g: RoadGraph, index: GraphBuilder.Index) -> ResolvedRestrictions {
         var out = ResolvedRestrictions()
         let ways = WayEdges(graph: g, index: index)

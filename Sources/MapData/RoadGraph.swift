@@ -64,7 +64,7 @@ public struct RoadGraph: Sendable {
     public var exitRefs: [UInt32: UInt32] = [:]
     /// Turn lanes of a directed edge as it reaches its end (a name id of the lane text).
     public var turnLanes: [DirectedEdge: UInt32] = [:]
-    /// Turns forbidden at a node (from.raw << 32 | to.raw), ascending (MapCompiler).
+    /// Turns forbidden at a node (from.raw << 32 | to.raw), in any order (the writer sorts them).
     public var forbiddenTurns: [UInt64] = []
 
     public init() {}

@@ -120,40 +120,27 @@ public final class RoadMap: Sendable {
         try check(len(.names) >= 4 + 4 * (nameCount + 1), "NAMES offsets")
         try check(len(.grid) >= GridHeader.byteSize, "GRID size")
         grid = GridHeader(raw: raw, offset: found[MapFormat.Tag.grid.rawValue]!.lowerBound)
-        var signposts = [0, 0, 0]
-        for (i, (tag, limit)) in [(MapFormat.Tag.destinations, edgeCount * 2), (.exitRefs, nodeCount), (.turnLanes, edgeCount * 2)].enumerated() {
+        // the sections of (u32, u32) pairs: a count, then the pairs in ascending order, each
+        // checked against what it points into; signposts have one entry per key, NOTURN one per pair
+        func pairs(_ tag: MapFormat.Tag, keys: Int, values: Int, uniqueKeys: Bool) throws -> Int {
             let r = found[tag.rawValue]!
-            guard !r.isEmpty else { continue }
+            guard !r.isEmpty else { return 0 }
             let n = r.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: r.lowerBound, as: UInt32.self).littleEndian) : -1
             try check(n >= 0 && r.count == 4 + 8 * n, "\(tag.rawValue) size")
-            signposts[i] = n
-            var previous: UInt32? = nil
+            var previous: (UInt32, UInt32)? = nil
             for i in 0..<n {
                 let key = raw.loadUnaligned(fromByteOffset: r.lowerBound + 4 + 8 * i, as: UInt32.self).littleEndian
-                let name = raw.loadUnaligned(fromByteOffset: r.lowerBound + 8 + 8 * i, as: UInt32.self).littleEndian
-                try check(Int(key) < limit && Int(name) < nameCount && previous.map { $0 < key } ?? true, "\(tag.rawValue) entry \(i)")
-                previous = key
+                let value = raw.loadUnaligned(fromByteOffset: r.lowerBound + 8 + 8 * i, as: UInt32.self).littleEndian
+                let ascending = previous.map { uniqueKeys ? $0.0 < key : ($0.0, $0.1) < (key, value) } ?? true
+                try check(Int(key) < keys && Int(value) < values && ascending, "\(tag.rawValue) entry \(i)")
+                previous = (key, value)
             }
+            return n
         }
-        destinationCount = signposts[0]
-        exitRefCount = signposts[1]
-        turnLanesCount = signposts[2]
-        let turns = found[MapFormat.Tag.forbiddenTurns.rawValue]!
-        if turns.isEmpty {
-            forbiddenTurnCount = 0
-        } else {
-            let n = turns.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: turns.lowerBound, as: UInt32.self).littleEndian) : -1
-            try check(n >= 0 && turns.count == 4 + 8 * n, "NOTURN size")
-            var previous: UInt64? = nil
-            for i in 0..<n {
-                let from = raw.loadUnaligned(fromByteOffset: turns.lowerBound + 4 + 8 * i, as: UInt32.self).littleEndian
-                let to = raw.loadUnaligned(fromByteOffset: turns.lowerBound + 8 + 8 * i, as: UInt32.self).littleEndian
-                let key = UInt64(from) << 32 | UInt64(to)
-                try check(Int(from) < edgeCount * 2 && Int(to) < edgeCount * 2 && previous.map { $0 < key } ?? true, "NOTURN entry \(i)")
-                previous = key
-            }
-            forbiddenTurnCount = n
-        }
+        destinationCount = try pairs(.destinations, keys: edgeCount * 2, values: nameCount, uniqueKeys: true)
+        exitRefCount = try pairs(.exitRefs, keys: nodeCount, values: nameCount, uniqueKeys: true)
+        turnLanesCount = try pairs(.turnLanes, keys: edgeCount * 2, values: nameCount, uniqueKeys: true)
+        forbiddenTurnCount = try pairs(.forbiddenTurns, keys: edgeCount * 2, values: edgeCount * 2, uniqueKeys: false)
         (maneuverOverrides, maneuverOverridesByFirstEdge) = try RoadMap.readOverrides(
             raw, found[MapFormat.Tag.maneuvers.rawValue]!, nodeCount: nodeCount, edgeCount: edgeCount, path: path)
     }
@@ -168,17 +155,8 @@ public final class RoadMap: Sendable {
     /// Whether a restriction at the node between them forbids turning from `from` onto `to`
     /// (no_* and only_* restrictions at a node; the routing tables hold the rest).
     public func isTurnForbidden(from: DirectedEdge, to: DirectedEdge) -> Bool {
-        guard forbiddenTurnCount > 0 else { return false }
-        let key = UInt64(from.raw) << 32 | UInt64(to.raw)
-        let base = section(.forbiddenTurns) + 4
-        var lo = 0, hi = forbiddenTurnCount
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let k = UInt64(u32(base + 8 * mid)) << 32 | UInt64(u32(base + 8 * mid + 4))
-            if k == key { return true }
-            if k < key { lo = mid + 1 } else { hi = mid }
-        }
-        return false
+        guard let i = firstPair(.forbiddenTurns, forbiddenTurnCount, from.raw, to.raw) else { return false }
+        return u32(section(.forbiddenTurns) + 8 + 8 * i) == to.raw
     }
 
     /// What the signs say a directed edge leads to ("A 5, Frankfurt"), "" where nothing is signed.
@@ -194,18 +172,22 @@ public final class RoadMap: Sendable {
     /// Whether a directed edge has turn lanes (no string made).
     public func hasTurnLanes(_ d: DirectedEdge) -> Bool { signpost(.turnLanes, turnLanesCount, d.raw) != 0 }
 
-    /// Binary search of a signpost section (sorted u32 key, u32 name id pairs); 0 when absent.
+    /// The name id a signpost section gives `key`; 0 when absent.
     private func signpost(_ tag: MapFormat.Tag, _ count: Int, _ key: UInt32) -> UInt32 {
-        guard count > 0 else { return 0 }
+        firstPair(tag, count, key, 0).map { u32(section(tag) + 8 + 8 * $0) } ?? 0
+    }
+
+    /// Binary search of a section of ascending (u32, u32) pairs: the index of the first pair at
+    /// or after (`key`, `value`) whose key is `key`, nil when there is none.
+    private func firstPair(_ tag: MapFormat.Tag, _ count: Int, _ key: UInt32, _ value: UInt32) -> Int? {
+        guard count > 0 else { return nil }
         let base = section(tag) + 4
         var lo = 0, hi = count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let k = u32(base + 8 * mid)
-            if k == key { return u32(base + 8 * mid + 4) }
-            if k < key { lo = mid + 1 } else { hi = mid }
+            if (u32(base + 8 * mid), u32(base + 8 * mid + 4)) < (key, value) { lo = mid + 1 } else { hi = mid }
         }
-        return 0
+        return lo < count && u32(base + 8 * lo) == key ? lo : nil
     }
 
     /// Mappers' maneuver overrides, and for each first edge of a path the overrides starting there.

@@ -325,6 +325,11 @@ import Testing
 
                         c
             """
+        // a restriction from ab over b onto `to`
+        func restriction(_ kind: String, to: String) -> ScenarioMap.Relation {
+            ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"), (type: "way", ref: to, role: "to")],
+                                 tags: [("type", "restriction"), ("restriction", kind)])
+        }
         var s = ScenarioMap(ascii: fork, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
         s.ways = [.init("ab", [("highway", "residential"), ("name", "Main")]),
                   .init("bd", [("highway", "residential"), ("name", "Main")]),
@@ -333,14 +338,10 @@ import Testing
         #expect(try maneuvers(open, s["a"]!, s["d"]!).map(\.osrmTurn) == ["depart", "continue slight left", "arrive"])
         for kind in ["no_right_turn", "only_straight_on"] {
             let to = kind == "no_right_turn" ? "bc" : "bd"
-            s.relations = [ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"),
-                                                          (type: "way", ref: to, role: "to")],
-                                                tags: [("type", "restriction"), ("restriction", kind)])]
+            s.relations = [restriction(kind, to: to)]
             let m = try TestMaps.scenario(s)
-            let node = { (ch: Character) in
-                (0..<UInt32(m.nodeCount)).min { abs(m.coordinate(ofNode: $0).latitude - s[ch]!.latitude) + abs(m.coordinate(ofNode: $0).longitude - s[ch]!.longitude)
-                    < abs(m.coordinate(ofNode: $1).latitude - s[ch]!.latitude) + abs(m.coordinate(ofNode: $1).longitude - s[ch]!.longitude) }!
-            }
+            // the imported node at a drawn letter
+            let node = { (ch: Character) in (0..<UInt32(m.nodeCount)).min { m.coordinate(ofNode: $0).distance(to: s[ch]!) < m.coordinate(ofNode: $1).distance(to: s[ch]!) }! }
             let ab = try #require(m.outgoing(node("a")).first)
             let bc = try #require(m.outgoing(node("b")).first { m.target(of: $0) == node("c") })
             let bd = try #require(m.outgoing(node("b")).first { m.target(of: $0) == node("d") })
@@ -360,8 +361,7 @@ import Testing
                         c
             """, gridMeters: 10, origin: Coordinate(latitude: 43.7, longitude: 7.4))
         t.ways = [.init("ab", [("highway", "residential")]), .init("bd", [("highway", "residential")]), .init("bc", [("highway", "residential")])]
-        t.relations = [ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"), (type: "way", ref: "bc", role: "to")],
-                                            tags: [("type", "restriction"), ("restriction", "no_right_turn")])]
+        t.relations = [restriction("no_right_turn", to: "bc")]
         #expect(try maneuvers(try TestMaps.scenario(t), t["a"]!, t["d"]!).map(\.osrmTurn) == ["depart", "turn left", "arrive"])
         // a bend of the road past a side road it may not take stays as silent as without the
         // restriction: forbidding a turn that was never a choice adds nothing to say
@@ -382,8 +382,7 @@ import Testing
         bend.ways = [.init("ab", [("highway", "residential"), ("name", "Main")]), .init("bc", [("highway", "residential"), ("name", "Main")]),
                      .init("bd", [("highway", "residential"), ("name", "Side")])]
         #expect(try maneuvers(try TestMaps.scenario(bend), bend["a"]!, bend["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
-        bend.relations = [ScenarioMap.Relation(members: [(type: "way", ref: "ab", role: "from"), (type: "node", ref: "b", role: "via"), (type: "way", ref: "bd", role: "to")],
-                                               tags: [("type", "restriction"), ("restriction", "no_left_turn")])]
+        bend.relations = [restriction("no_left_turn", to: "bd")]
         #expect(try maneuvers(try TestMaps.scenario(bend), bend["a"]!, bend["c"]!).map(\.osrmTurn) == ["depart", "arrive"])
     }
 
