@@ -109,9 +109,11 @@ public struct Instructions: Sendable {
         case .exitRoundabout: s = say("exit_roundabout", m)
         case .exitRotary: s = say("exit_rotary", m)
         case .newName:
-            if let mod = m.modifier, mod != .straight {
+            if let mod = m.modifier, mod != .straight, !m.atBend {
                 s = turn(m)  // a corner: "Turn right onto ..."
             } else {
+                // (straight on, or where the road only bends: nothing to turn into, the driver
+                // hears the new name; the direction stays in the maneuver's modifier)
                 s = Instructions.wayName(m).isEmpty ? locale.phrase("continue") : say("new_name", m)
             }
         case .continue:

@@ -494,7 +494,12 @@ public struct ManeuverBuilder: Sendable {
             if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }
             // a new name where no other road meets is a new name, whatever the angle; at a
             // corner where one-ways come in, a sharper change of direction is a turn
-            return make(others.isEmpty || abs(angle) <= 40 ? .newName : .turn, modifier)
+            if others.isEmpty {
+                var m = make(.newName, modifier)
+                m.atBend = true
+                return m
+            }
+            return make(abs(angle) <= 40 ? .newName : .turn, modifier)
         }
 
         // a motorway or trunk that splits in two
@@ -836,6 +841,7 @@ public struct ManeuverBuilder: Sendable {
             merged.bearingAfter = n.bearingAfter
             merged.silent = false
             merged.collapsedEnd = max(n.distanceFromStartMeters, n.collapsedEnd)
+            merged.atBend = s.atBend && n.atBend
             let sTurn = !s.silent && s.type != .newName && s.modifier.map { $0 != .straight } ?? false
             let nTurn = !n.silent && n.type != .newName && n.modifier.map { $0 != .straight } ?? false
             let before = steps[i - 1]

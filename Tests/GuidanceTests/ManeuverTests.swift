@@ -310,6 +310,31 @@ import Testing
         #expect(alone == ["depart", "new name straight", "arrive"], "\(alone)")
     }
 
+    /// Where the road only bends onto a new name, with no other road at the bend, there is
+    /// nothing to turn into: the driver hears "continue onto High Street", not "turn left" (the
+    /// complaint about Navit and OsmAnd: "turn right" where the road only bends). The maneuver
+    /// keeps its direction (OSRM's "new name left"). With a side road going on at the bend it is
+    /// a turn again.
+    @Test func bendOntoANewNameIsNoTurn() throws {
+        let bend = """
+                            c
+
+
+
+            a               b               d
+            """
+        var ways = [ScenarioMap.Way("ab", [("highway", "residential"), ("name", "Main Street")]),
+                    ScenarioMap.Way("bc", [("highway", "residential"), ("name", "High Street")])]
+        let alone = try drive(bend, grid: 40, ways, to: "c")
+        #expect(alone.map(\.osrmTurn) == ["depart", "new name left", "arrive"], "\(alone.map(\.osrmTurn))")
+        #expect(Instructions().text(alone[1]) == "Continue onto High Street")
+        #expect(Instructions(locale: GuidanceLocale.named("de")!).text(alone[1]) == "Weiter auf High Street")
+        ways.append(ScenarioMap.Way("bd", [("highway", "residential"), ("name", "Mill Lane")]))
+        let corner = try drive(bend, grid: 40, ways, to: "c")
+        #expect(corner.map(\.osrmTurn) == ["depart", "turn left", "arrive"], "\(corner.map(\.osrmTurn))")
+        #expect(Instructions().text(corner[1]) == "Turn left onto High Street")
+    }
+
     /// A turn that a restriction forbids is no way the driver may take: where the road forks and
     /// the other branch is no_right_turn, following the road is no choice to announce (OSRM's
     /// entry_allowed). The map keeps the node restrictions for guidance (NOTURN).
