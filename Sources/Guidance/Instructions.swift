@@ -120,10 +120,13 @@ public struct Instructions: Sendable {
             switch m.modifier {
             case .straight?, nil: s = say("continue", m)
             case .uturn?: s = say("uturn", m)
+            // the road the car is on goes on this way: "keep right to stay on B", "turn right to
+            // stay on B" (OSRM, Valhalla), never "keep right" at a right angle, nor "turn right
+            // onto B" that sends the driver looking for another road called B
             case .slightLeft?, .slightRight?: s = say("keep", m, ["side": side(m.modifier)])
-            // a real turn that keeps the road is a turn, not "keep right" (OSRM: "turn right to
-            // stay on ...")
-            default: s = turn(m)
+            default:
+                let name = Instructions.wayName(m)
+                s = name.isEmpty ? turn(m) : locale.phrase("turn.stay", ["modifier": modifier(m.modifier), "way_name": name])
             }
         case .merge: s = say("merge", m)
         // (a ramp straight ahead has no side: "take the ramp", as OSRM)

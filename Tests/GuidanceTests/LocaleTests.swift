@@ -251,6 +251,29 @@ extension LocaleTests {
         #expect(Instructions(locale: GuidanceLocale.named("de")!).text(ramp) == "Die Auffahrt nehmen, Richtung B 37")
     }
 
+    /// Where the road the car is on goes on by turning (OSRM's "continue"), the driver hears that
+    /// it stays on it: "turn right to stay on Route de la Turbie", not "turn right onto Route de la
+    /// Turbie", which sends them looking for another road of that name (monaco-0002).
+    @Test func stayingOnTheRoadIsSaid() throws {
+        let at = Coordinate(latitude: 43.75, longitude: 7.43)
+        let en = Instructions(), de = Instructions(locale: GuidanceLocale.named("de")!)
+        var m = Maneuver(type: .continue, modifier: .right, street: "Route de la Turbie", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        #expect(en.text(m) == "Turn right to stay on Route de la Turbie")
+        #expect(de.text(m) == "Rechts abbiegen, um auf Route de la Turbie zu bleiben")
+        #expect(en.prompt(m, kind: .prepare, distanceMeters: 200) == "In 200 metres, turn right to stay on Route de la Turbie.")
+        m.modifier = .slightLeft
+        #expect(en.text(m) == "Keep left to stay on Route de la Turbie")
+        #expect(de.text(m) == "Links halten, um auf Route de la Turbie zu bleiben")
+        m.modifier = .sharpLeft
+        #expect(en.text(m) == "Turn sharp left to stay on Route de la Turbie")
+        // an unnamed road: no name to stay on
+        m.street = ""
+        #expect(en.text(m) == "Turn sharp left")
+        // a turn onto another road is still "onto"
+        let turn = Maneuver(type: .turn, modifier: .right, street: "Avenue du Port", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        #expect(en.text(turn) == "Turn right onto Avenue du Port")
+    }
+
     @Test func hebrewDistancesAreWords() throws {
         let he = Instructions(locale: try #require(GuidanceLocale.named("he")))
         for d in [40.0, 150, 300, 950, 2600, 7400] {
