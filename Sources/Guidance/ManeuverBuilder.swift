@@ -417,7 +417,9 @@ public struct ManeuverBuilder: Sendable {
         if abs(angle) >= 150, sameName, inRec.nameID != 0, !options.isEmpty, divided { return make(.continue, .uturn) }
         if abs(angle) >= 60, keepsName, inRec.nameID != 0, !options.isEmpty, divided {
             let along = leg.cumulativeMeters[min(leg.edgeShapeStart[k], leg.cumulativeMeters.count - 1)]
-            if along + 60 < leg.distanceMeters {
+            // (not where the car turns back by a second turn at a junction where it could go
+            // another way, round a block: each turn is said where it is)
+            if along + 60 < leg.distanceMeters, !turnsAtJunction(leg, after: k, within: along + 60) {
                 let later = ruler.bearing(leg.position(atMeters: along + 35).coordinate, leg.position(atMeters: along + 60).coordinate)
                 if abs(Angle.difference(from: bIn, to: later)) >= 155 { return make(.continue, .uturn) }
             }
@@ -802,6 +804,24 @@ public struct ManeuverBuilder: Sendable {
     }
 
     // MARK: - Post-processing
+
+    /// Whether the route, after the junction where edge `k` starts and before `meters` along the
+    /// leg, turns 45° or more at a junction where the car could go another way.
+    private func turnsAtJunction(_ leg: RouteLeg, after k: Int, within meters: Double) -> Bool {
+        var j = k + 1
+        while j < leg.edges.count {
+            let start = leg.cumulativeMeters[min(leg.edgeShapeStart[j], leg.cumulativeMeters.count - 1)]
+            if start >= meters { return false }
+            let inEdge = leg.edges[j - 1], outEdge = leg.edges[j]
+            let bIn = bearingIn(inEdge)
+            if abs(Angle.difference(from: bIn, to: bearingOut(outEdge))) >= 45,
+               roads(at: map.source(of: outEdge), from: inEdge, bearingIn: bIn).contains(where: { $0.out.edge != outEdge.edge && $0.canEnter }) {
+                return true
+            }
+            j += 1
+        }
+        return false
+    }
 
     /// Two maneuvers a few metres apart are one: crossing a dual carriageway (straight over the
     /// first carriageway, then a turn, or a turn and then straight over the second), turning

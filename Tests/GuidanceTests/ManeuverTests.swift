@@ -335,6 +335,30 @@ import Testing
         #expect(Instructions().text(corner[1]) == "Turn left onto High Street")
     }
 
+    /// Round a block by two left turns at two junctions 40 m apart (Schwetzinger Terrasse,
+    /// Heidelberg, where one side is one-way) is two turns, each said where it is, not "make a
+    /// U-turn" at the first: the look-ahead that finds a U-turn through the gap of a dual
+    /// carriageway stops at a second junction where the car could go another way. Without that
+    /// other way (OSRM's "Entering a segregated road") it is still a U-turn.
+    @Test func roundABlockIsNoUTurn() throws {
+        let block = """
+            d       c       f
+
+
+
+            a       b       g
+            """
+        var ways = [ScenarioMap.Way("abg", [("highway", "residential"), ("name", "Terrace")]),
+                    ScenarioMap.Way("bc", [("highway", "residential"), ("name", "Terrace"), ("oneway", "yes")]),
+                    ScenarioMap.Way("cd", [("highway", "residential"), ("name", "Terrace")]),
+                    ScenarioMap.Way("cf", [("highway", "residential"), ("name", "Mill Lane")])]
+        let round = try turns(block, grid: 10, ways, to: "d")
+        #expect(!round.contains("continue uturn") && round.dropFirst().first == "continue left", "\(round)")
+        ways.removeLast()
+        let back = try turns(block, grid: 10, ways, to: "d")
+        #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
+    }
+
     /// A turn that a restriction forbids is no way the driver may take: where the road forks and
     /// the other branch is no_right_turn, following the road is no choice to announce (OSRM's
     /// entry_allowed). The map keeps the node restrictions for guidance (NOTURN).
