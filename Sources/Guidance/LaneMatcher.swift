@@ -45,6 +45,23 @@ public enum LaneMatcher {
         var leads: [Set<Int>] = lanes.map { Set($0.compactMap(road(for:))) }
         let marked = lanes.indices.filter { i in lanes[i].contains { idealAngle($0) != nil } }
         guard let firstMarked = marked.first, let lastMarked = marked.last else { return nil }
+        // a fork of two roads bearing 5°–30° off straight on either side, with "straight|right"
+        // lanes: no road is far enough right for the right arrows, and the straight arrows took
+        // the right branch (the straighter); the right arrows are the right branch and the
+        // straight ones the left (heidelberg-0031, Lessingstraße and Römerstraße 10° and 11° off
+        // straight; and mirrored)
+        for sign in [-1.0, 1.0] {
+            let sideOnly = marked.filter { i in leads[i].isEmpty && lanes[i].allSatisfy { idealAngle($0).map { $0 * sign > 0 && abs($0) < 180 } ?? true } }
+            let straight = marked.filter { lanes[$0].contains("straight") }
+            guard !sideOnly.isEmpty, !straight.isEmpty,
+                  sign > 0 ? sideOnly.min()! > straight.max()! : sideOnly.max()! < straight.min()!,
+                  let s = Set(straight.flatMap { leads[$0] }).first, straight.allSatisfy({ leads[$0] == [s] }),
+                  (5...30).contains(angles[s] * sign),
+                  let other = angles.indices.filter({ $0 != uTurn && (5...30).contains(-angles[$0] * sign) })
+                    .min(by: { abs(angles[$0]) < abs(angles[$1]) }) else { continue }
+            for i in sideOnly { leads[i] = [s] }
+            for i in straight { leads[i] = [other] }
+        }
         let matched = leads.reduce(into: Set<Int>()) { $0.formUnion($1) }
         let unmatched = angles.indices.filter { !matched.contains($0) && $0 != uTurn }
         func straightest(_ roads: [Int]) -> Int? { roads.filter { abs(angles[$0]) <= 45 }.min { abs(angles[$0]) < abs(angles[$1]) } }

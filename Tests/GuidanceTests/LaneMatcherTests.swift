@@ -31,6 +31,22 @@ import Testing
         #expect(LaneMatcher.valid(lanes: [["none"], ["none"]], angles: [0], chosen: 0) == nil)
     }
 
+    /// A fork of two roads a few degrees off straight on each side, drawn "straight|straight|
+    /// right|right": the right arrows are the right branch, the straight ones the left, though
+    /// the right branch is the straighter (heidelberg-0031: "keep right at the fork onto
+    /// Römerstraße" used to show the two left lanes). Not where the road taken is straight on
+    /// (a left arrow for a turn further on is no fork).
+    @Test func forkLanesBySide() {
+        let straightRight = [["straight"], ["straight"], ["right"], ["right"]]
+        #expect(LaneMatcher.valid(lanes: straightRight, angles: [-11, 10], chosen: 1) == [false, false, true, true])
+        #expect(LaneMatcher.valid(lanes: straightRight, angles: [-11, 10], chosen: 0) == [true, true, false, false])
+        let leftStraight = [["left"], ["straight"], ["straight"]]
+        #expect(LaneMatcher.valid(lanes: leftStraight, angles: [-8, 12], chosen: 0) == [true, false, false])
+        #expect(LaneMatcher.valid(lanes: leftStraight, angles: [-8, 12], chosen: 1) == [false, true, true])
+        // about straight on past a side road: the straight lane
+        #expect(LaneMatcher.valid(lanes: [["left"], ["straight"], ["right"]], angles: [-1, 23], chosen: 0) == [false, true, false])
+    }
+
     /// A turn no arrow points to, further out than the outermost lane's roads, is that lane's
     /// too (the right through lane turns right where no arrow says so).
     @Test func unmarkedTurnFromTheOutermostLane() {
