@@ -1206,11 +1206,13 @@ public struct ManeuverBuilder: Sendable {
             let node = map.source(of: leg.edges[k])
             var roadNames = Set((map.outgoing(node) + map.incoming(node)).map { map.name(map.edge($0.edge).nameID) })
             roadNames.formUnion([steps[i - 1].street, steps[i].street])
+            // (a station or post office named after its town is no landmark: "after Èze")
+            let recognisable = { (p: (place: Place, distanceMeters: Double)) -> Bool in p.place.kind.isLandmark(named: map.name(p.place.nameID)) }
             let usable = { (id: UInt32) -> Bool in
                 let n = map.name(id)
                 return id != 0 && !n.isEmpty && !roadNames.contains(n)
             }
-            let atCorner = Set(map.places(near: corner, radiusMeters: 35).map(\.place.nameID).filter(usable))
+            let atCorner = Set(map.places(near: corner, radiusMeters: 35).filter(recognisable).map(\.place.nameID).filter(usable))
             if atCorner.count == 1, let id = atCorner.first {
                 steps[i].landmark = .place(map.name(id), after: false)
                 continue
@@ -1219,7 +1221,7 @@ public struct ManeuverBuilder: Sendable {
             var passed = Set<UInt32>()
             var d = 40.0
             while d <= 120, at - d > previous {
-                passed.formUnion(map.places(near: leg.position(atMeters: at - d).coordinate, radiusMeters: 25).map(\.place.nameID).filter(usable))
+                passed.formUnion(map.places(near: leg.position(atMeters: at - d).coordinate, radiusMeters: 25).filter(recognisable).map(\.place.nameID).filter(usable))
                 d += 20
             }
             if passed.count == 1, let id = passed.first { steps[i].landmark = .place(map.name(id), after: true) }

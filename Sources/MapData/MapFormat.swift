@@ -337,4 +337,22 @@ public enum PlaceKind: UInt32, Sendable, CaseIterable {
         default: return nil
         }
     }
+
+    /// Whether a place of this kind named `name` is a landmark a driver can tell by its name. A
+    /// post office, car park, station or town hall is mostly named after its town or quarter (La
+    /// Poste's "La Turbie", the car park "Annonciade", the station "Èze"): "turn left after Èze"
+    /// reads as the village. Those count only where the name says what they are ("Parking Uter",
+    /// "Gare de Monaco", "Deutsche Post", "Rathaus Vaduz").
+    public func isLandmark(named name: String) -> Bool {
+        let words: [String]
+        switch self {
+        case .parking: words = ["park", "parc", "garage", "aparcament", "stationnement"]
+        case .station: words = ["bahnhof", "hbf", "gare", "station", "stazione", "estació", "estación"]
+        case .postOffice: words = ["post", "correo", "correu"]
+        case .townHall: words = ["rathaus", "mairie", "hôtel de ville", "town hall", "city hall", "gemeinde", "ajuntament", "comú", "municipi"]
+        default: return true
+        }
+        let n = name.lowercased()
+        return words.contains { n.contains($0) }
+    }
 }

@@ -924,5 +924,16 @@ import Testing
         let toChurch = ManeuverBuilder(map: m).maneuvers(for: try Router(map: m).route([s["d"]!, s["h"]!]).legs[0])
         let right = try #require(toChurch.first { $0.street == "Church Road" })
         #expect(right.landmark == .place("Shell", after: false), "\(toChurch.map { Instructions().text($0) })")
+        // a post office named after its town is no landmark ("turn right at La Turbie" reads as
+        // the village); one whose name says what it is, is
+        for (kind, name, said) in [("post_office", "La Turbie", false), ("post_office", "Deutsche Post", true),
+                                   ("parking", "Annonciade", false), ("parking", "Parking Uter", true)] {
+            s.nodeTags["p"] = [("amenity", kind), ("name", name)]
+            let m = try TestMaps.scenario(s)
+            let steps = ManeuverBuilder(map: m).maneuvers(for: try Router(map: m).route([s["d"]!, s["h"]!]).legs[0])
+            let turn = try #require(steps.first { $0.street == "Church Road" })
+            #expect(turn.landmark == (said ? .place(name, after: false) : nil), "\(name): \(String(describing: turn.landmark))")
+        }
+        #expect(!PlaceKind.station.isLandmark(named: "Èze") && PlaceKind.station.isLandmark(named: "Heidelberg Hauptbahnhof"))
     }
 }
