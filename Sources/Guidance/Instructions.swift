@@ -123,10 +123,13 @@ public struct Instructions: Sendable {
             // the road the car is on goes on this way: "keep right to stay on B", "turn right to
             // stay on B" (OSRM, Valhalla), never "keep right" at a right angle, nor "turn right
             // onto B" that sends the driver looking for another road called B
-            case .slightLeft?, .slightRight?: s = say("keep", m, ["side": side(m.modifier)])
+            // (where the road taken has another name or ref than the one driven on, not said
+            // before, e.g. off Grenzhöfer Weg (K 9702) onto an unnamed L 637: "onto")
+            case .slightLeft?, .slightRight?:
+                s = m.staysOnRoad ? locale.phrase("keep.stay", ["side": side(m.modifier), "way_name": Instructions.wayName(m)])
+                    : say("keep", m, ["side": side(m.modifier)])
             default:
-                let name = Instructions.wayName(m)
-                s = name.isEmpty ? turn(m) : locale.phrase("turn.stay", ["modifier": modifier(m.modifier), "way_name": name])
+                s = m.staysOnRoad ? locale.phrase("turn.stay", ["modifier": modifier(m.modifier), "way_name": Instructions.wayName(m)]) : turn(m)
             }
         case .merge: s = say("merge", m)
         // (a ramp straight ahead has no side: "take the ramp", as OSRM)

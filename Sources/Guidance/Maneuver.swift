@@ -53,6 +53,9 @@ public struct Maneuver: Sendable, Equatable {
     public var side: Side?
     /// Landmark at the maneuver ("traffic signals"), when there is an unambiguous one.
     public var landmark: Landmark?
+    /// The road taken is the road the car is on (by its name, or by its ref where it has none):
+    /// said "turn right to stay on B", not "onto B". Set for OSRM's "continue".
+    public var staysOnRoad = false
     /// An arrival at an intermediate stop, not the destination.
     public var isWaypoint = false
     /// The road taken from here on is a ferry (OSRM's mode "ferry"; else "driving").

@@ -360,6 +360,13 @@ public struct ManeuverBuilder: Sendable {
         result = suppressShortNames(result, leg: leg)
         anticipateLanes(&result)
         endOfRoadNeedsIntersections(&result, leg: leg)
+        for i in result.indices.dropFirst() where result[i].type == .continue {
+            // (by name; or by ref where the road taken has no name: Hauptstraße (L 596) goes on
+            // as L 596)
+            let a = result[i - 1], b = result[i]
+            result[i].staysOnRoad = b.street.isEmpty ? !b.ref.isEmpty && ManeuverBuilder.sameRefs(a.ref, b.ref)
+                : !a.street.isEmpty && sameRoad(text: a.street, b.street)
+        }
         addLandmarks(&result, leg: leg)
         lengths(&result, leg: leg)
         return result

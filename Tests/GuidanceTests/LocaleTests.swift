@@ -53,6 +53,8 @@ import Testing
                 }
             }
         }
+        // (a continue on the road driven on: "turn right to stay on Hauptstraße")
+        samples += samples.filter { $0.type == .continue && !$0.street.isEmpty }.map { var m = $0; m.staysOnRoad = true; return m }
         var big = samples[0]
         big.type = .roundabout
         big.exit = 12
@@ -258,6 +260,7 @@ extension LocaleTests {
         let at = Coordinate(latitude: 43.75, longitude: 7.43)
         let en = Instructions(), de = Instructions(locale: GuidanceLocale.named("de")!)
         var m = Maneuver(type: .continue, modifier: .right, street: "Route de la Turbie", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        m.staysOnRoad = true
         #expect(en.text(m) == "Turn right to stay on Route de la Turbie")
         #expect(de.text(m) == "Rechts abbiegen, um auf Route de la Turbie zu bleiben")
         #expect(en.prompt(m, kind: .prepare, distanceMeters: 200) == "In 200 metres, turn right to stay on Route de la Turbie.")
@@ -266,9 +269,14 @@ extension LocaleTests {
         #expect(de.text(m) == "Links halten, um auf Route de la Turbie zu bleiben")
         m.modifier = .sharpLeft
         #expect(en.text(m) == "Turn sharp left to stay on Route de la Turbie")
-        // an unnamed road: no name to stay on
+        // onto another road than the one driven on (off Grenzhöfer Weg onto an unnamed L 637,
+        // heidelberg-0186, where the name is not said to change): "onto"
+        m.staysOnRoad = false
         m.street = ""
-        #expect(en.text(m) == "Turn sharp left")
+        m.ref = "L 637"
+        #expect(en.text(m) == "Turn sharp left onto L 637")
+        m.modifier = .slightRight
+        #expect(en.text(m) == "Keep right onto L 637")
         // a turn onto another road is still "onto"
         let turn = Maneuver(type: .turn, modifier: .right, street: "Avenue du Port", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
         #expect(en.text(turn) == "Turn right onto Avenue du Port")

@@ -352,8 +352,10 @@ import Testing
                     ScenarioMap.Way("bc", [("highway", "residential"), ("name", "Terrace"), ("oneway", "yes")]),
                     ScenarioMap.Way("cd", [("highway", "residential"), ("name", "Terrace")]),
                     ScenarioMap.Way("cf", [("highway", "residential"), ("name", "Mill Lane")])]
-        let round = try turns(block, grid: 10, ways, to: "d")
+        let steps = try drive(block, grid: 10, ways, to: "d")
+        let round = steps.map(\.osrmTurn)
         #expect(!round.contains("continue uturn") && round.dropFirst().first == "continue left", "\(round)")
+        #expect(Instructions().text(steps[1]) == "Turn left to stay on Terrace")
         ways.removeLast()
         let back = try turns(block, grid: 10, ways, to: "d")
         #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
