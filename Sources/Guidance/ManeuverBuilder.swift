@@ -360,6 +360,15 @@ public struct ManeuverBuilder: Sendable {
         result = suppressShortNames(result, leg: leg)
         anticipateLanes(&result)
         endOfRoadNeedsIntersections(&result, leg: leg)
+        // an exit ramp tagged with the motorway's own ref is not where it leads: "take exit 38
+        // towards Schwetzingen", not "onto A 5" for a car leaving the A 5 (heidelberg-0186)
+        for i in result.indices.dropFirst() where result[i].type == .offRamp {
+            let a = result[i - 1], b = result[i]
+            if (!b.ref.isEmpty && ManeuverBuilder.sameRefs(a.ref, b.ref)) || (!b.street.isEmpty && b.street == a.street) {
+                result[i].street = ""
+                result[i].ref = ""
+            }
+        }
         for i in result.indices.dropFirst() where result[i].type == .continue {
             // (by name; or by ref where the road taken has no name: Hauptstraße (L 596) goes on
             // as L 596)

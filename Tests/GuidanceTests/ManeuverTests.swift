@@ -621,6 +621,12 @@ import Testing
         #expect(exit.exitNumber == "38")
         #expect(exit.destination == "B 535, Schwetzingen")
         #expect(Instructions().text(exit) == "Take exit 38 on the right towards B 535, Schwetzingen")
+        // a ramp tagged with the motorway's own ref is not where it leads (heidelberg-0186: "take
+        // exit 38 on the right onto A 5" for a car leaving the A 5)
+        var tagged = s
+        tagged.ways[1].tags.append(("ref", "A 5"))
+        let taggedExit = try #require(try maneuvers(try TestMaps.scenario(tagged), s["a"]!, s["f"]!).first { $0.type == .offRamp })
+        #expect(Instructions().text(taggedExit) == "Take exit 38 on the right towards B 535, Schwetzingen")
         let merge = try #require(steps.first { $0.distanceFromStartMeters > exit.distanceFromStartMeters && $0.type != .arrive })
         #expect(merge.destination == "Mannheim")
         // the other way along fe (as drawn) has no sign
