@@ -378,7 +378,41 @@ public struct ManeuverBuilder: Sendable {
         }
         addLandmarks(&result, leg: leg)
         lengths(&result, leg: leg)
+        trimShortEnds(&result)
         return result
+    }
+
+    /// A route that starts or ends at a junction: a first or last step of a metre or less is no
+    /// instruction (OSRM's trimShortSegments). "Head north on B" from the junction, not "head
+    /// south", then "turn left onto B" 0.1 m on; "you have arrived", not "turn left" 0.2 m
+    /// before. Not where the step kept is a roundabout's: its exit is still to be said.
+    private func trimShortEnds(_ steps: inout [Maneuver]) {
+        if steps.count > 2, steps[0].stepDistanceMeters <= 1, !ManeuverBuilder.ringTypes.contains(steps[1].type),
+           steps[1].type != .notification, steps[0].onFerry == steps[1].onFerry {
+            var d = steps[1]
+            d.type = .depart
+            d.modifier = nil
+            d.exit = nil
+            d.lanes = []
+            d.landmark = nil
+            d.destination = ""
+            d.exitNumber = ""
+            d.staysOnRoad = false
+            d.bearingBefore = 0
+            d.stepDistanceMeters += steps[0].stepDistanceMeters
+            d.stepDurationSeconds += steps[0].stepDurationSeconds
+            d.location = steps[0].location
+            d.shapeIndex = 0
+            d.distanceFromStartMeters = 0
+            steps.removeFirst()
+            steps[0] = d
+        }
+        let n = steps.count
+        if n > 2, steps[n - 2].stepDistanceMeters <= 1, steps[n - 2].type != .depart, steps[n - 2].onFerry == steps[n - 3].onFerry {
+            let last = steps.remove(at: n - 2)
+            steps[n - 3].stepDistanceMeters += last.stepDistanceMeters
+            steps[n - 3].stepDurationSeconds += last.stepDurationSeconds
+        }
     }
 
     /// Onto a ferry or off it (OSRM's mode change): a turn where the car has another way to go,

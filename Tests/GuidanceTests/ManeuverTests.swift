@@ -361,6 +361,33 @@ import Testing
         #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
     }
 
+    /// A route that starts or ends a few decimetres from a junction: no "head south", then
+    /// "turn left" 0.3 m on, and no "turn left" 0.3 m before "you have arrived" (OSRM's
+    /// trimming of steps of a metre or less; 15 benchmark routes started so).
+    @Test func stepsOfAMetreAtTheEndsAreTrimmed() throws {
+        var s = ScenarioMap(ascii: """
+            a       b       c
+
+
+
+                    d
+            """, gridMeters: 20, origin: Coordinate(latitude: 49.0, longitude: 8.0))
+        s.ways = [.init("abc", [("highway", "residential"), ("name", "Main Street")]),
+                  .init("bd", [("highway", "residential"), ("name", "Mill Lane")])]
+        let m = try TestMaps.scenario(s)
+        let b = s["b"]!, kx = CheapRuler(latitude: b.latitude).kx
+        let west = Coordinate(latitude: b.latitude, longitude: b.longitude - 0.3 / kx)
+        let start = try maneuvers(m, west, s["d"]!)
+        #expect(start.map(\.osrmTurn) == ["depart", "arrive"], "\(start.map(\.osrmTurn))")
+        #expect(Instructions().text(start[0]) == "Head south on Mill Lane")
+        let end = try maneuvers(m, s["d"]!, west)
+        #expect(end.map(\.osrmTurn) == ["depart", "arrive"], "\(end.map(\.osrmTurn))")
+        #expect(abs(end[0].stepDistanceMeters - end[1].distanceFromStartMeters) < 0.01)
+        // a few metres on, the turn is said
+        let further = try maneuvers(m, Coordinate(latitude: b.latitude, longitude: b.longitude - 5 / kx), s["d"]!)
+        #expect(further.map(\.osrmTurn) == ["depart", "turn right", "arrive"], "\(further.map(\.osrmTurn))")
+    }
+
     /// A turn that a restriction forbids is no way the driver may take: where the road forks and
     /// the other branch is no_right_turn, following the road is no choice to announce (OSRM's
     /// entry_allowed). The map keeps the node restrictions for guidance (NOTURN).
