@@ -44,6 +44,10 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
         want, got = sorted(PH.findall(v)), sorted(PH.findall(t[k]))
         if want != got: problems.append(f"{k}: placeholders {got} want {want}")
     for k in t:
+        # (optional: a lane count in the form the lane phrase needs, "lanes.count.2" = "двух")
+        if re.fullmatch(r"lanes\.count\.\d+", k):
+            if not isinstance(t[k], str) or not t[k].strip() or PH.findall(t[k]): problems.append(f"bad {k}")
+            continue
         if k not in en and k not in META: problems.append(f"unknown key {k}")
     if not isinstance(t.get("lower_first"), bool): problems.append("lower_first must be true or false")
     if t.get("decimal") not in (".", ",", "٫"): problems.append("decimal must be '.' or ','")

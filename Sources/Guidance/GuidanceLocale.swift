@@ -12,6 +12,7 @@ public struct GuidanceLocale: Sendable {
     let lowerFirst: Bool
     let decimal: String
     let phrases: [String: String]
+    let leadWords: Set<String>
 
     /// Every locale Tern speaks, in the order of `LocaleTables.registry`.
     public static let all: [GuidanceLocale] = LocaleTables.registry.map { entry in
@@ -61,6 +62,8 @@ public struct GuidanceLocale: Sendable {
             p[k] = s
         }
         phrases = p
+        // (the words a phrase or a modifier begins with, not a placeholder: what `embedded` may lower)
+        leadWords = Set(p.values.filter { !$0.hasPrefix("{") }.map(GuidanceLocale.firstWord))
     }
 
     /// A phrase with its placeholders filled; the English phrase when this table lacks the key.
@@ -84,7 +87,15 @@ public struct GuidanceLocale: Sendable {
         // "U-turn", an all-capital ref or a name stays as it is: only a capitalised word is lowered
         let second = s.dropFirst().first
         if let n = second, n.isUppercase { return s }
+        // and only a word the phrases begin with: a phrase that starts with the road's name
+        // (Turkish "Kurfürsten-Anlage üzerinde kalın") keeps the name as it is written
+        guard leadWords.contains(GuidanceLocale.firstWord(s)) else { return s }
         return f.lowercased() + s.dropFirst()
+    }
+
+    /// The first word of a text, lower-cased, without a trailing comma.
+    static func firstWord(_ s: String) -> String {
+        String(s.prefix { $0 != " " && $0 != "," && $0 != "\u{060C}" }).lowercased()
     }
 
     /// A cautious estimate of espeak-ng's speaking time per character of this language's text at

@@ -255,8 +255,11 @@ extension Instructions {
     public func laneText(_ m: Maneuver) -> String? {
         guard let a = LaneAdvice(m.lanes) else { return nil }
         if a.count == 1 { return locale.phrase("lanes." + a.position.rawValue, [:]) }
-        // (Hebrew counts the lanes in the construct form: "משני הנתיבים")
-        let n = locale.code == "he" && a.count < HebrewNumbers.construct.count ? HebrewNumbers.construct[a.count] : locale.number(Double(a.count))
+        // (the count in the form the phrase needs, where a bare number reads wrong: the
+        // genitive "из двух" in Russian, the feminine "duas" in Portuguese, "ze dvou" in Czech,
+        // from the table's "lanes.count.N"; Hebrew's construct form "משני הנתיבים")
+        let n = locale.template("lanes.count.\(a.count)")
+            ?? (locale.code == "he" && a.count < HebrewNumbers.construct.count ? HebrewNumbers.construct[a.count] : locale.number(Double(a.count)))
         return locale.phrase("lanes." + a.position.rawValue + "_n", ["n": n])
     }
 

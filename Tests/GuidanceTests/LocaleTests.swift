@@ -149,6 +149,27 @@ import Testing
         // Hebrew counts in the construct form before the definite noun ("of the two lanes")
         let he = Instructions(locale: try #require(GuidanceLocale.named("he")))
         #expect(he.laneText(m) == "השתמשו באחד משני הנתיבים השמאליים")
+        // where a bare number reads in the wrong form, the table's count words: the genitive
+        // after "из", the feminine "duas", "ze dvou" (espeak-ng reads "2" as два, dois, dva)
+        for (code, said) in [("ru", "Займите одну из двух левых полос"), ("pt-BR", "Use uma das duas faixas da esquerda"),
+                             ("cs", "Použijte jeden ze dvou levých pruhů"), ("pl", "Jedź jednym z dwóch lewych pasów")] {
+            #expect(Instructions(locale: try #require(GuidanceLocale.named(code))).laneText(m) == said)
+        }
+    }
+
+    /// A phrase that begins with the road's name keeps the name as written when it is put inside
+    /// another (Turkish is verb-final: "300 metre sonra Kurfürsten-Anlage ..."), while a phrase
+    /// word is lowered ("In 300 metres, turn left").
+    @Test func namesAreNotLowered() throws {
+        let at = Coordinate(latitude: 49.4, longitude: 8.7)
+        var m = Maneuver(type: .turn, modifier: .left, street: "Kurfürsten-Anlage", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        m.destination = "Mosbach"
+        let tr = Instructions(locale: try #require(GuidanceLocale.named("tr")))
+        let said = tr.prompt(m, kind: .turnIn, distanceMeters: 300)
+        #expect(said.contains("Mosbach") && !said.contains("mosbach"), "\(said)")
+        m.landmark = .place("Shell", after: false)
+        #expect(!tr.text(m).contains("shell"), "\(tr.text(m))")
+        #expect(Instructions().prompt(m, kind: .turnIn, distanceMeters: 300).hasPrefix("In 300 metres, turn left"))
     }
 
     @Test func fallbacksAndErrors() throws {

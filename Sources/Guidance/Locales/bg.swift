@@ -67,6 +67,7 @@ extension LocaleTables {
       "lanes.right_n": "Използвайте една от десните {n} ленти",
       "lanes.middle": "Използвайте средната лента",
       "lanes.middle_n": "Използвайте една от средните {n} ленти",
+      "lanes.count.2": "две",
       "fork": "На разклонението дръжте {side}",
       "fork.name": "На разклонението дръжте {side} към {way_name}",
       "end_of_road": "В края на пътя завийте {modifier}",

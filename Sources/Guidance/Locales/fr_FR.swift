@@ -60,7 +60,7 @@ extension LocaleTables {
       "off_ramp.exit.name": "Prenez la sortie {exit} à {side} pour rejoindre {way_name}",
       "ferry": "Prenez le ferry",
       "ferry.name": "Prenez le ferry {way_name}",
-      "towards": "{instruction} en direction de {destination}",
+      "towards": "{instruction}, direction {destination}",
       "lanes.left": "Prenez la voie de gauche",
       "lanes.left_n": "Prenez l'une des {n} voies de gauche",
       "lanes.right": "Prenez la voie de droite",

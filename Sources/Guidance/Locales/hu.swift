@@ -67,6 +67,7 @@ extension LocaleTables {
       "lanes.right_n": "Használja a jobb oldali {n} sáv egyikét",
       "lanes.middle": "Használja a középső sávot",
       "lanes.middle_n": "Használja a középső {n} sáv egyikét",
+      "lanes.count.2": "két",
       "fork": "Az elágazásnál tartson {side}",
       "fork.name": "Az elágazásnál tartson {side}, erre az útra: {way_name}",
       "end_of_road": "Az út végén forduljon {modifier}",

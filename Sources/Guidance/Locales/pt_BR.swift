@@ -67,6 +67,7 @@ extension LocaleTables {
       "lanes.right_n": "Use uma das {n} faixas da direita",
       "lanes.middle": "Use a faixa do meio",
       "lanes.middle_n": "Use uma das {n} faixas do meio",
+      "lanes.count.2": "duas",
       "fork": "Na bifurcação, mantenha-se à {side}",
       "fork.name": "Na bifurcação, mantenha-se à {side} para {way_name}",
       "end_of_road": "No fim da rua, {modifier}",

@@ -67,6 +67,7 @@ extension LocaleTables {
       "lanes.right_n": "Folosiți una dintre cele {n} benzi din dreapta",
       "lanes.middle": "Folosiți banda din mijloc",
       "lanes.middle_n": "Folosiți una dintre cele {n} benzi din mijloc",
+      "lanes.count.2": "două",
       "fork": "La bifurcație, țineți {side}",
       "fork.name": "La bifurcație, țineți {side} spre {way_name}",
       "end_of_road": "La capătul drumului, virați {modifier}",

@@ -46,7 +46,7 @@ extension LocaleTables {
       "keep": "{side} tarafta kalın",
       "keep.name": "{side} tarafta kalarak {way_name} üzerinden devam edin",
       "keep.stay": "{side} taraftan devam ederek {way_name} üzerinde kalın",
-      "turn.stay": "{way_name} üzerinde kalmak için {modifier} dönün",
+      "turn.stay": "{modifier} dönüp {way_name} üzerinde kalın",
       "new_name.name": "Devam edin, yolun yeni adı {way_name}",
       "merge": "Trafiğe katılın",
       "merge.name": "Trafiğe katılıp {way_name} üzerinden devam edin",
