@@ -1258,6 +1258,9 @@ public struct ManeuverBuilder: Sendable {
             roadNames.formUnion([steps[i - 1].street, steps[i].street])
             // (a station or post office named after its town is no landmark: "after Èze")
             let recognisable = { (p: (place: Place, distanceMeters: Double)) -> Bool in p.place.kind.isLandmark(named: map.name(p.place.nameID)) }
+            // (nor the place the maneuver before was said at: "turn left at Streetside 9", then
+            // "turn left onto Schmedgass after Streetside 9" 46 m on says nothing new)
+            if case .place(let name, _)? = steps[i - 1].landmark { roadNames.insert(name) }
             let usable = { (id: UInt32) -> Bool in
                 let n = map.name(id)
                 return id != 0 && !n.isEmpty && !roadNames.contains(n)

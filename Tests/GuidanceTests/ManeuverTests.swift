@@ -971,4 +971,26 @@ import Testing
         }
         #expect(!PlaceKind.station.isLandmark(named: "Èze") && PlaceKind.station.isLandmark(named: "Heidelberg Hauptbahnhof"))
     }
+
+    /// A place said at one maneuver is not said again at the next ("turn left at Streetside 9",
+    /// then "turn left onto Schmedgass after Streetside 9", Vaduz).
+    @Test func aPlaceIsSaidOnce() throws {
+        var s = ScenarioMap(ascii: """
+            a   b
+
+
+                c   d
+            """, gridMeters: 40, origin: Coordinate(latitude: 49.0, longitude: 8.0))
+        s.ways = [.init("ab", [("highway", "residential"), ("name", "Main Street")]),
+                  .init("bc", [("highway", "residential"), ("name", "Mill Lane")]),
+                  .init("cd", [("highway", "residential"), ("name", "Church Road")])]
+        let b = s["b"]!
+        s.setNode("p", Coordinate(latitude: b.latitude - 5 / 111_320, longitude: b.longitude + 5 / CheapRuler(latitude: b.latitude).kx))
+        s.nodeTags["p"] = [("amenity", "restaurant"), ("name", "Streetside 9")]
+        let m = try TestMaps.scenario(s)
+        let steps = ManeuverBuilder(map: m).maneuvers(for: try Router(map: m).route([s["a"]!, s["d"]!]).legs[0])
+        let first = try #require(steps.first { $0.street == "Mill Lane" }), second = try #require(steps.first { $0.street == "Church Road" })
+        #expect(first.landmark == .place("Streetside 9", after: false), "\(steps.map { Instructions().text($0) })")
+        #expect(second.landmark == nil, "\(steps.map { Instructions().text($0) })")
+    }
 }
