@@ -178,7 +178,13 @@ public struct Instructions: Sendable {
                 let km = meters / 1000
                 if km < 4.75 {
                     let h = max(1, (km * 2).rounded() / 2)
-                    return h == 1 ? locale.phrase("distance.km.one") : locale.phrase("distance.km.few", ["n": locale.number(h)])
+                    if h == 1 { return locale.phrase("distance.km.one") }
+                    // (a fraction takes its own form where the table has one: Polish "2,5 kilometra",
+                    // not "kilometry")
+                    if h != h.rounded(), let fraction = locale.template("distance.km.fraction") {
+                        return fraction.replacingOccurrences(of: "{n}", with: locale.number(h))
+                    }
+                    return locale.phrase("distance.km.few", ["n": locale.number(h)])
                 }
                 return locale.phrase("distance.km.many", ["n": locale.number(km.rounded())])
             }

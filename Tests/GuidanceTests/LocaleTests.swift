@@ -199,6 +199,10 @@ import Testing
         let ru = Instructions(locale: try #require(GuidanceLocale.named("ru")))
         #expect(ru.spokenDistance(1500) != ru.spokenDistance(7000))
         #expect(ru.spokenDistance(1500).hasPrefix("1,5"))
+        // a fraction takes the genitive in Polish and Czech ("2,5 kilometra"), whole numbers not
+        let pl = Instructions(locale: try #require(GuidanceLocale.named("pl")))
+        #expect(pl.spokenDistance(2600) == "2,5 kilometra" && pl.spokenDistance(3100) == "3 kilometry")
+        #expect(Instructions(locale: try #require(GuidanceLocale.named("cs"))).spokenDistance(2600) == "2,5 kilometru")
     }
 
     /// Landmarks and "then" read in order; the embedded instruction is lower-cased only where

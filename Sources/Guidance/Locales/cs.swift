@@ -127,6 +127,7 @@ extension LocaleTables {
       "distance.m": "{n} metrů",
       "distance.km.one": "jeden kilometr",
       "distance.km.few": "{n} kilometry",
+      "distance.km.fraction": "{n} kilometru",
       "distance.km.many": "{n} kilometrů",
       "distance.ft": "{n} stop",
       "distance.yd": "{n} yardů",

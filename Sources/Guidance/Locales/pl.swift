@@ -120,6 +120,7 @@ extension LocaleTables {
       "distance.m": "{n} metrów",
       "distance.km.one": "jeden kilometr",
       "distance.km.few": "{n} kilometry",
+      "distance.km.fraction": "{n} kilometra",
       "distance.km.many": "{n} kilometrów",
       "distance.ft": "{n} stóp",
       "distance.yd": "{n} jardów",

@@ -127,6 +127,7 @@ extension LocaleTables {
       "distance.m": "{n} metrov",
       "distance.km.one": "jeden kilometer",
       "distance.km.few": "{n} kilometre",
+      "distance.km.fraction": "{n} kilometra",
       "distance.km.many": "{n} kilometrov",
       "distance.ft": "{n} stôp",
       "distance.yd": "{n} yardov",

@@ -120,6 +120,7 @@ extension LocaleTables {
       "distance.m": "{n} метрів",
       "distance.km.one": "один кілометр",
       "distance.km.few": "{n} кілометри",
+      "distance.km.fraction": "{n} кілометра",
       "distance.km.many": "{n} кілометрів",
       "distance.ft": "{n} футів",
       "distance.yd": "{n} ярдів",
