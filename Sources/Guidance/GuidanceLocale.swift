@@ -201,10 +201,6 @@ enum HebrewNumbers {
     static let thousands = ["", "אלף", "אלפיים", "שלושת אלפים", "ארבעת אלפים", "חמשת אלפים", "ששת אלפים", "שבעת אלפים",
                             "שמונת אלפים", "תשעת אלפים"]
 
-    /// A count before a definite masculine noun takes the construct form ("משני הנתיבים", of the
-    /// two lanes); nil beyond ten.
-    static let construct = ["", "", "שני", "שלושת", "ארבעת", "חמשת", "ששת", "שבעת", "שמונת", "תשעת", "עשרת"]
-
     static func words(_ v: Double) -> String? {
         guard v.isFinite, v >= 0, v < 10_000 else { return nil }
         let whole = Int(v.rounded(.down))

@@ -181,10 +181,8 @@ public struct Instructions: Sendable {
                     if h == 1 { return locale.phrase("distance.km.one") }
                     // (a fraction takes its own form where the table has one: Polish "2,5 kilometra",
                     // not "kilometry")
-                    if h != h.rounded(), let fraction = locale.template("distance.km.fraction") {
-                        return fraction.replacingOccurrences(of: "{n}", with: locale.number(h))
-                    }
-                    return locale.phrase("distance.km.few", ["n": locale.number(h)])
+                    let fraction = h != h.rounded() && locale.template("distance.km.fraction") != nil
+                    return locale.phrase(fraction ? "distance.km.fraction" : "distance.km.few", ["n": locale.number(h)])
                 }
                 return locale.phrase("distance.km.many", ["n": locale.number(km.rounded())])
             }
@@ -263,9 +261,8 @@ extension Instructions {
         if a.count == 1 { return locale.phrase("lanes." + a.position.rawValue, [:]) }
         // (the count in the form the phrase needs, where a bare number reads wrong: the
         // genitive "из двух" in Russian, the feminine "duas" in Portuguese, "ze dvou" in Czech,
-        // from the table's "lanes.count.N"; Hebrew's construct form "משני הנתיבים")
-        let n = locale.template("lanes.count.\(a.count)")
-            ?? (locale.code == "he" && a.count < HebrewNumbers.construct.count ? HebrewNumbers.construct[a.count] : locale.number(Double(a.count)))
+        // the construct "משני הנתיבים" in Hebrew, from the table's "lanes.count.N")
+        let n = locale.template("lanes.count.\(a.count)") ?? locale.number(Double(a.count))
         return locale.phrase("lanes." + a.position.rawValue + "_n", ["n": n])
     }
 

@@ -360,26 +360,30 @@ public struct ManeuverBuilder: Sendable {
         result = suppressShortNames(result, leg: leg)
         anticipateLanes(&result)
         endOfRoadNeedsIntersections(&result, leg: leg)
-        // an exit ramp tagged with the motorway's own ref is not where it leads: "take exit 38
-        // towards Schwetzingen", not "onto A 5" for a car leaving the A 5 (heidelberg-0186)
-        for i in result.indices.dropFirst() where result[i].type == .offRamp {
-            let a = result[i - 1], b = result[i]
-            if (!b.ref.isEmpty && ManeuverBuilder.sameRefs(a.ref, b.ref)) || (!b.street.isEmpty && b.street == a.street) {
-                result[i].street = ""
-                result[i].ref = ""
-            }
-        }
-        for i in result.indices.dropFirst() where result[i].type == .continue {
-            // (by name; or by ref where the road taken has no name: Hauptstraße (L 596) goes on
-            // as L 596)
-            let a = result[i - 1], b = result[i]
-            result[i].staysOnRoad = b.street.isEmpty ? !b.ref.isEmpty && ManeuverBuilder.sameRefs(a.ref, b.ref)
-                : !a.street.isEmpty && sameRoad(text: a.street, b.street)
-        }
+        againstTheRoadBefore(&result)
         addLandmarks(&result, leg: leg)
         lengths(&result, leg: leg)
         trimShortEnds(&result)
         return result
+    }
+
+    /// Each step's road against the one the step before named. An exit ramp tagged with the
+    /// motorway's own ref or name is not where it leads: "take exit 38 towards Schwetzingen", not
+    /// "onto A 5" for a car leaving the A 5 (heidelberg-0186). A continue stays on the road by its
+    /// name, or by its ref where the road taken has none (Hauptstraße (L 596) going on as L 596).
+    private func againstTheRoadBefore(_ steps: inout [Maneuver]) {
+        for i in steps.indices.dropFirst() {
+            let a = steps[i - 1], b = steps[i]
+            let sameRef = !b.ref.isEmpty && ManeuverBuilder.sameRefs(a.ref, b.ref)
+            switch b.type {
+            case .offRamp where sameRef || (!b.street.isEmpty && b.street == a.street):
+                steps[i].street = ""
+                steps[i].ref = ""
+            case .continue:
+                steps[i].staysOnRoad = b.street.isEmpty ? sameRef : !a.street.isEmpty && sameRoad(text: a.street, b.street)
+            default: break
+            }
+        }
     }
 
     /// A route that starts or ends at a junction: a first or last step of a metre or less is no
@@ -389,21 +393,14 @@ public struct ManeuverBuilder: Sendable {
     private func trimShortEnds(_ steps: inout [Maneuver]) {
         if steps.count > 2, steps[0].stepDistanceMeters <= 1, !ManeuverBuilder.ringTypes.contains(steps[1].type),
            steps[1].type != .notification, steps[0].onFerry == steps[1].onFerry {
-            var d = steps[1]
-            d.type = .depart
-            d.modifier = nil
-            d.exit = nil
-            d.lanes = []
-            d.landmark = nil
-            d.destination = ""
-            d.exitNumber = ""
-            d.staysOnRoad = false
-            d.bearingBefore = 0
-            d.stepDistanceMeters += steps[0].stepDistanceMeters
-            d.stepDurationSeconds += steps[0].stepDurationSeconds
-            d.location = steps[0].location
-            d.shapeIndex = 0
-            d.distanceFromStartMeters = 0
+            // (a depart made afresh, on the road of the step it replaces, in its direction)
+            let first = steps[1]
+            var d = Maneuver(type: .depart, modifier: nil, street: first.street, ref: first.ref, location: steps[0].location,
+                             shapeIndex: 0, distanceFromStartMeters: 0,
+                             stepDistanceMeters: steps[0].stepDistanceMeters + first.stepDistanceMeters,
+                             stepDurationSeconds: steps[0].stepDurationSeconds + first.stepDurationSeconds,
+                             bearingAfter: first.bearingAfter)
+            d.onFerry = first.onFerry
             steps.removeFirst()
             steps[0] = d
         }

@@ -60,11 +60,17 @@ import Testing
         #expect(fromSide.map(\.osrmTurn) == ["depart", "turn right", "turn right", "arrive"])
     }
 
-    /// The maneuvers from `from` to `to` on a map drawn in `ascii` with `ways`.
-    func drive(_ ascii: String, grid: Double = 10, _ ways: [ScenarioMap.Way], from: Character = "a", to: Character) throws -> [Maneuver] {
+    /// A map drawn in `ascii` with `ways`, imported, and the drawing (for its nodes' positions).
+    func drawn(_ ascii: String, grid: Double = 10, _ ways: [ScenarioMap.Way]) throws -> (RoadMap, ScenarioMap) {
         var s = ScenarioMap(ascii: ascii, gridMeters: grid, origin: Coordinate(latitude: 43.7, longitude: 7.4))
         s.ways = ways
-        return try maneuvers(try TestMaps.scenario(s), s[from]!, s[to]!)
+        return (try TestMaps.scenario(s), s)
+    }
+
+    /// The maneuvers from `from` to `to` on a map drawn in `ascii` with `ways`.
+    func drive(_ ascii: String, grid: Double = 10, _ ways: [ScenarioMap.Way], from: Character = "a", to: Character) throws -> [Maneuver] {
+        let (m, s) = try drawn(ascii, grid: grid, ways)
+        return try maneuvers(m, s[from]!, s[to]!)
     }
 
     func turns(_ ascii: String, grid: Double = 10, _ ways: [ScenarioMap.Way], from: Character = "a", to: Character) throws -> [String] {
@@ -365,16 +371,14 @@ import Testing
     /// "turn left" 0.3 m on, and no "turn left" 0.3 m before "you have arrived" (OSRM's
     /// trimming of steps of a metre or less; 15 benchmark routes started so).
     @Test func stepsOfAMetreAtTheEndsAreTrimmed() throws {
-        var s = ScenarioMap(ascii: """
+        let (m, s) = try drawn("""
             a       b       c
 
 
 
                     d
-            """, gridMeters: 20, origin: Coordinate(latitude: 49.0, longitude: 8.0))
-        s.ways = [.init("abc", [("highway", "residential"), ("name", "Main Street")]),
-                  .init("bd", [("highway", "residential"), ("name", "Mill Lane")])]
-        let m = try TestMaps.scenario(s)
+            """, grid: 20, [.init("abc", [("highway", "residential"), ("name", "Main Street")]),
+                            .init("bd", [("highway", "residential"), ("name", "Mill Lane")])])
         let b = s["b"]!, kx = CheapRuler(latitude: b.latitude).kx
         let west = Coordinate(latitude: b.latitude, longitude: b.longitude - 0.3 / kx)
         let start = try maneuvers(m, west, s["d"]!)
