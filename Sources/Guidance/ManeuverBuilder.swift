@@ -901,6 +901,14 @@ public struct ManeuverBuilder: Sendable {
                 && s.street.isEmpty && s.ref.isEmpty && sameSide
                 && !steps[i - 1].street.isEmpty && returns(to: steps[i - 1], n)
             guard gap < ManeuverBuilder.collapseDistance || slipwayUTurn else { i += 1; continue }
+            let sTurn = !s.silent && s.type != .newName && s.modifier.map { $0 != .straight } ?? false
+            let nTurn = !n.silent && n.type != .newName && n.modifier.map { $0 != .straight } ?? false
+            let before = steps[i - 1]
+            // two turns the same way onto and off a street of its own are two decisions the driver
+            // sees: "turn left onto Uhlandstraße", 25 m on "turn left onto Goethestraße"; folded
+            // into one "turn sharp left" the first junction offers no sharp left (OSRM says both)
+            if sTurn, nTurn, sameSide, gap > ManeuverBuilder.staggeredMeters,
+               isStreetOfItsOwn(s, between: before, and: n, leg: leg, turning: total) { i += 1; continue }
             var merged = s
             merged.street = n.street
             merged.ref = n.ref
@@ -909,9 +917,6 @@ public struct ManeuverBuilder: Sendable {
             merged.silent = false
             merged.collapsedEnd = max(n.distanceFromStartMeters, n.collapsedEnd)
             merged.atBend = s.atBend && n.atBend
-            let sTurn = !s.silent && s.type != .newName && s.modifier.map { $0 != .straight } ?? false
-            let nTurn = !n.silent && n.type != .newName && n.modifier.map { $0 != .straight } ?? false
-            let before = steps[i - 1]
             if s.silent && n.silent {
                 steps.remove(at: i + 1)
                 turned.remove(at: i + 1)
@@ -991,6 +996,19 @@ public struct ManeuverBuilder: Sendable {
             turned.remove(at: i + 1)
         }
         return steps.filter { !$0.silent }
+    }
+
+    /// Whether the road a turn `s` goes onto, before the turn `n` off it, is a street of its own
+    /// rather than a connector: named, neither the road before nor after (not back onto the road the
+    /// car came on: a U-turn), and either two-way (a divided road's inner carriageway is one-way:
+    /// OSRM's internal intersections) or going on by its name past the second turn, short of a
+    /// hairpin.
+    private func isStreetOfItsOwn(_ s: Maneuver, between before: Maneuver, and n: Maneuver, leg: RouteLeg,
+                                  turning total: Double) -> Bool {
+        guard !s.street.isEmpty, s.street != n.street, s.street != before.street, !returns(to: before, n),
+              s.edgeIndex < leg.edges.count else { return false }
+        return !ManeuverBuilder.isOneWay(map.edge(leg.edges[s.edgeIndex].edge))
+            || (abs(total) < 150 && namedRoadGoesOn(leg, at: n.edgeIndex))
     }
 
     /// Whether, at the junction where edge `k` of the leg starts, the road arriving there goes on by

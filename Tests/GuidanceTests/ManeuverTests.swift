@@ -367,6 +367,31 @@ import Testing
         #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
     }
 
+    /// Two turns the same way 20 m apart onto and off a street of its own are two decisions:
+    /// "turn right onto Uhland Street", "turn right onto Goethe Street" (Handschuhsheimer
+    /// Landstraße, Heidelberg, was one "turn sharp right onto Goethestraße" where the first
+    /// junction has no sharp right). Over an unnamed connector they are still one turn.
+    @Test func twoTurnsOverAStreetOfItsOwnAreTwo() throws {
+        let block = """
+                d b
+            
+            
+            g   c a
+            
+            
+                  e
+            """
+        var ways = [ScenarioMap.Way("bae", [("highway", "primary"), ("name", "Main Road")]),
+                    ScenarioMap.Way("gca", [("highway", "residential"), ("name", "Uhland Street")]),
+                    ScenarioMap.Way("cd", [("highway", "residential"), ("name", "Goethe Street")])]
+        let steps = try drive(block, grid: 10, ways, from: "b", to: "d")
+        #expect(steps.map(\.osrmTurn) == ["depart", "turn right", "turn right", "arrive"], "\(steps.map(\.osrmTurn))")
+        #expect(steps.map(\.street) == ["Main Road", "Uhland Street", "Goethe Street", "Goethe Street"])
+        ways[1] = ScenarioMap.Way("ca", [("highway", "residential")])
+        let connector = try turns(block, grid: 10, ways, from: "b", to: "d")
+        #expect(connector == ["depart", "turn sharp right", "arrive"], "\(connector)")
+    }
+
     /// A route that starts or ends a few decimetres from a junction: no "head south", then
     /// "turn left" 0.3 m on, and no "turn left" 0.3 m before "you have arrived" (OSRM's
     /// trimming of steps of a metre or less; 15 benchmark routes started so).
