@@ -8,7 +8,7 @@ import json, re, sys, pathlib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r'static let (\w+) = #"""\n(.*?)\n\s*"""#', re.S)
 PH = re.compile(r"\{(\w+)\}")
-META = {"base", "lower_first", "decimal", "voice"}
+META = {"base", "lower_first", "decimal", "voice", "elide_de"}
 
 tables = {}
 for f in sorted((ROOT / "Sources/Guidance/Locales").glob("*.swift")):
@@ -53,6 +53,7 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
             continue
         if k not in en and k not in META: problems.append(f"unknown key {k}")
     if not isinstance(t.get("lower_first"), bool): problems.append("lower_first must be true or false")
+    if t.get("elide_de", False) not in (True, False): problems.append("elide_de must be true or false")
     if t.get("decimal") not in (".", ",", "٫"): problems.append("decimal must be '.' or ','")
     if not t.get("voice"): problems.append("voice missing (an espeak-ng voice name)")
     if problems:

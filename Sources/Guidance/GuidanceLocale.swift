@@ -11,6 +11,9 @@ public struct GuidanceLocale: Sendable {
     /// Lower-case an instruction's first letter when it is put inside another phrase.
     let lowerFirst: Bool
     let decimal: String
+    /// The word "de" elided before a name beginning with a vowel ("au niveau d'Audi"; French,
+    /// Catalan).
+    let elidesDe: Bool
     let phrases: [String: String]
     let leadWords: Set<String>
 
@@ -56,8 +59,9 @@ public struct GuidanceLocale: Sendable {
         defaultUnits = units
         lowerFirst = merged["lower_first"] as? Bool ?? true
         decimal = merged["decimal"] as? String ?? "."
+        elidesDe = merged["elide_de"] as? Bool ?? false
         var p = [String: String]()
-        for (k, v) in merged where !["base", "voice", "lower_first", "decimal"].contains(k) {
+        for (k, v) in merged where !["base", "voice", "lower_first", "decimal", "elide_de"].contains(k) {
             guard let s = v as? String else { throw LocaleError.notText(k) }
             p[k] = s
         }
@@ -70,9 +74,18 @@ public struct GuidanceLocale: Sendable {
     public func phrase(_ key: String, _ values: [String: String] = [:]) -> String {
         guard let template = phrases[key] ?? GuidanceLocale.englishPhrase(key) else { return key }
         var out = template
-        for (name, value) in values { out = out.replacingOccurrences(of: "{\(name)}", with: value) }
+        for (name, value) in values {
+            if elidesDe, let f = value.first, GuidanceLocale.elisionVowels.contains(f) {
+                out = out.replacingOccurrences(of: " de {\(name)}", with: " d'{\(name)}")
+                if out.hasPrefix("De {\(name)}") { out = "D'" + out.dropFirst(3) }
+            }
+            out = out.replacingOccurrences(of: "{\(name)}", with: value)
+        }
         return out
     }
+
+    /// Initials before which "de" is elided (an "h" is left alone: it may be aspirated).
+    private static let elisionVowels = Set("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyàâäéèêëîïôöùûü")
 
     /// The raw template (for the tests that compare placeholders).
     public func template(_ key: String) -> String? { phrases[key] }

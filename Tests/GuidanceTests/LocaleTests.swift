@@ -172,6 +172,25 @@ import Testing
         #expect(Instructions().prompt(m, kind: .turnIn, distanceMeters: 300).hasPrefix("In 300 metres, turn left"))
     }
 
+    /// French and Catalan elide "de" before a name beginning with a vowel: "Au niveau d'Audi",
+    /// not "de Audi"; before a consonant or an "h" it stays.
+    @Test func deIsElidedBeforeAVowel() throws {
+        let at = Coordinate(latitude: 43.7, longitude: 7.4)
+        var m = Maneuver(type: .turn, modifier: .right, street: "Tunnel du Millenium", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        m.landmark = .place("Audi", after: false)
+        let fr = Instructions(locale: try #require(GuidanceLocale.named("fr-FR")))
+        #expect(fr.text(m).hasPrefix("Au niveau d'Audi, tournez à droite"), "\(fr.text(m))")
+        m.landmark = .place("Hôtel Hermitage", after: false)
+        #expect(fr.text(m).hasPrefix("Au niveau de Hôtel Hermitage"), "\(fr.text(m))")
+        m.landmark = .place("Balmoral", after: false)
+        #expect(fr.text(m).hasPrefix("Au niveau de Balmoral"), "\(fr.text(m))")
+        m.landmark = .place("Institut", after: false)
+        let ca = Instructions(locale: try #require(GuidanceLocale.named("ca")))
+        #expect(ca.text(m).hasPrefix("A l'altura d'Institut"), "\(ca.text(m))")
+        let es = Instructions(locale: try #require(GuidanceLocale.named("es-ES")))
+        #expect(es.text(m).hasPrefix("A la altura de Institut"), "\(es.text(m))")
+    }
+
     @Test func fallbacksAndErrors() throws {
         #expect(GuidanceLocale.named("de-AT")?.code == "de")
         #expect(GuidanceLocale.named("en")?.code == "en-GB")

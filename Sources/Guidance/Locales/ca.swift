@@ -5,6 +5,7 @@ extension LocaleTables {
       "voice": "ca",
       "lower_first": true,
       "decimal": ",",
+      "elide_de": true,
       "modifier.uturn": "per canviar de sentit",
       "modifier.sharp_right": "bruscament a la dreta",
       "modifier.right": "a la dreta",

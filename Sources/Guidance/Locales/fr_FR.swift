@@ -5,6 +5,7 @@ extension LocaleTables {
       "voice": "fr-fr",
       "lower_first": true,
       "decimal": ",",
+      "elide_de": true,
       "modifier.uturn": "faites demi-tour",
       "modifier.sharp_right": "tournez franchement à droite",
       "modifier.right": "tournez à droite",
