@@ -372,11 +372,19 @@ public struct ManeuverBuilder: Sendable {
     /// "onto A 5" for a car leaving the A 5 (heidelberg-0186). A continue stays on the road by its
     /// name, or by its ref where the road taken has none (Hauptstraße (L 596) going on as L 596).
     private func againstTheRoadBefore(_ steps: inout [Maneuver]) {
+        // (the road an exit ramp left, while the car is still on the ramp's forks)
+        var left: Maneuver?
         for i in steps.indices.dropFirst() {
             let a = steps[i - 1], b = steps[i]
             let sameRef = !b.ref.isEmpty && ManeuverBuilder.sameRefs(a.ref, b.ref)
+            if b.type == .offRamp { left = a } else if b.type != .fork { left = nil }
             switch b.type {
             case .offRamp where sameRef || (!b.street.isEmpty && b.street == a.street):
+                steps[i].street = ""
+                steps[i].ref = ""
+            case .fork where left.map { r in (!b.ref.isEmpty && ManeuverBuilder.sameRefs(r.ref, b.ref)) || (!b.street.isEmpty && b.street == r.street) } ?? false:
+                // a fork on the ramp, tagged with the motorway's ref too: "keep left towards
+                // B 535", not "onto A 5" just after leaving the A 5
                 steps[i].street = ""
                 steps[i].ref = ""
             case .continue:

@@ -691,6 +691,30 @@ import Testing
         #expect(west.count == 3 && west[1].ref == "B 535" && west[1].destination.isEmpty)
     }
 
+    /// A fork on an exit ramp tagged with the motorway's ref is not "onto A 5" just after the car
+    /// left the A 5 (heidelberg-0186): "keep left at the fork towards Schwetzingen". A fork onto
+    /// another motorway's ref still names it.
+    @Test func forksOnAnExitRampAreNotTheMotorwayLeft() throws {
+        let road = """
+            a       b                       c
+                        d
+                                e
+                            i
+            """
+        var s = ScenarioMap(ascii: road, gridMeters: 40, origin: Coordinate(latitude: 49.4, longitude: 8.6))
+        s.ways = [.init("abc", [("highway", "motorway"), ("ref", "A 5"), ("oneway", "yes")]),
+                  .init("bd", [("highway", "motorway_link"), ("ref", "A 5"), ("oneway", "yes")]),
+                  .init("de", [("highway", "motorway_link"), ("ref", "A 5"), ("oneway", "yes"), ("destination", "Schwetzingen")]),
+                  .init("di", [("highway", "motorway_link"), ("oneway", "yes"), ("destination", "Leimen")])]
+        let steps = try maneuvers(try TestMaps.scenario(s), s["a"]!, s["e"]!)
+        #expect(steps.map(\.osrmTurn) == ["depart", "off ramp slight right", "fork slight left", "arrive"], "\(steps.map(\.osrmTurn))")
+        let fork = try #require(steps.first { $0.type == .fork })
+        #expect(Instructions().text(fork) == "Keep left at the fork towards Schwetzingen")
+        s.ways[2].tags[1] = ("ref", "A 6")
+        let other = try #require(try maneuvers(try TestMaps.scenario(s), s["a"]!, s["e"]!).first { $0.type == .fork })
+        #expect(Instructions().text(other) == "Keep left at the fork onto A 6 towards Schwetzingen")
+    }
+
     /// Turn lanes from the map at each maneuver: the lanes that lead the way the route goes are
     /// valid; lanes drawn only up to a way split before the junction still count there; a name
     /// change where the road has lanes is said however short (OSRM's rule); a turn soon followed
