@@ -107,6 +107,9 @@ public struct Maneuver: Sendable, Equatable {
     /// its entry instruction; the departure is said when the route starts.
     public var isSpoken: Bool { type != .exitRoundabout && type != .exitRotary && type != .depart }
 
+    /// Nothing to do but drive on: a new name straight ahead, or where the road only bends.
+    public var isNameChangeOnly: Bool { type == .newName && (modifier == nil || modifier == .straight || atBend) }
+
     /// "turn left", "roundabout-exit-2", "depart": the form OSRM's feature files use.
     public var osrmTurn: String {
         switch type {

@@ -1243,6 +1243,9 @@ public struct ManeuverBuilder: Sendable {
         }
     }
 
+    /// The longest name a place may have to be said as a landmark (about two seconds of speech).
+    static let landmarkNameCharacters = 32
+
     /// Landmarks a driver sees, where they are unambiguous: traffic lights at the junction or
     /// the one set passed just before it ("turn left after the traffic lights"), else a named
     /// place at the corner or the one passed just before ("turn right after the Shell station"),
@@ -1284,9 +1287,11 @@ public struct ManeuverBuilder: Sendable {
             // (nor the place the maneuver before was said at: "turn left at Streetside 9", then
             // "turn left onto Schmedgass after Streetside 9" 46 m on says nothing new)
             if case .place(let name, _)? = steps[i - 1].landmark { roadNames.insert(name) }
+            // (nor one whose name takes long to say: "at Section d'enseignement professionnel du
+            // Lycée Technique et Hôtelier de Monaco" is over before the driver has found it)
             let usable = { (id: UInt32) -> Bool in
                 let n = map.name(id)
-                return id != 0 && !n.isEmpty && !roadNames.contains(n)
+                return id != 0 && !n.isEmpty && n.count <= ManeuverBuilder.landmarkNameCharacters && !roadNames.contains(n)
             }
             let atCorner = Set(map.places(near: corner, radiusMeters: 35).filter(recognisable).map(\.place.nameID).filter(usable))
             if atCorner.count == 1, let id = atCorner.first {

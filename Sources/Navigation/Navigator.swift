@@ -152,11 +152,34 @@ public struct Navigator: Sendable {
                 // say where to head (the depart instruction), as every navigator does when a
                 // route starts; when the first maneuver is right at the start, say it instead
                 let v = max(lastPosition?.speedMetersPerSecond ?? 0, 3)
-                let spoken = list.indices.filter { $0 > 0 && list[$0].isSpoken && list[$0].type != .arrive }
+                let spoken = list.indices.filter { $0 > 0 && isAnnounced(list, $0) && list[$0].type != .arrive }
                 var first = depart, announced = [Int]()
                 if let i1 = spoken.first, list[i1].distanceFromStartMeters < max(30, v * 2) {
                     first = list[i1]
                     announced.append(i1)
+                }
+                // a car already moving (a reroute, a destination set on the way) is not told to
+                // "head north": it hears what comes next, or how far to go on
+                if first.type == .depart, (lastPosition?.speedMetersPerSecond ?? 0) > 4 {
+                    let target = spoken.first ?? (list.count - 1)
+                    let m = list[target], d = m.distanceFromStartMeters
+                    let nowSeconds = speechSeconds(text.prompt(m, kind: .now, distanceMeters: 0))
+                    if m.type != .arrive, d <= v * (nowSeconds + config.promptMarginSeconds + 2) {
+                        first = m
+                        announced.append(target)
+                    } else {
+                        let words = d <= max(1000, v * 45) ? text.prompt(m, kind: .turnIn, distanceMeters: d)
+                            : text.message("prompt.continue_for", distanceMeters: d)
+                        if d <= max(1000, v * 45), var g = guidance {
+                            // far out, the usual "turn in" prompt still comes nearer the maneuver
+                            let far = d > max(150, v * 13) + v * speechSeconds(words) + v * 5
+                            for k in far ? [PromptKind.prepare] : [.prepare, .turnIn] { g.promptsGiven.insert("0:\(target):\(k.rawValue)") }
+                            guidance = g
+                        }
+                        speak(Prompt(text: words, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
+                        if let p = lastPosition { track(p, &out) }
+                        break
+                    }
                 }
                 // a maneuver whose own prompt could not start before this one ends comes with it
                 let startSeconds = speechSeconds(text.prompt(first, kind: .now, distanceMeters: 0))
@@ -450,8 +473,14 @@ public struct Navigator: Sendable {
         let end = leg.shape[leg.shape.count - 1]
         let secondsLeft = legLeft / max(p.speedMetersPerSecond ?? 0, 0.1)
         let deadReckoned = p.estimated ? p.time - (lastRealFixTime ?? p.time) : 0
-        if legLeft <= config.arrivalDistanceMeters || (legLeft < 60 && p.coordinate.distance(to: end) <= config.arrivalDistanceMeters)
-            || (legLeft < 60 && secondsLeft <= config.arrivalSeconds),
+        // (with a turn still ahead, only the distance: "you have arrived" is not said before the
+        // turn into the destination's street)
+        let turnAhead = maneuvers.indices.contains {
+            isAnnounced(maneuvers, $0) && maneuvers[$0].type != .arrive && maneuvers[$0].distanceFromStartMeters > g.alongMeters + 1
+        }
+        if legLeft <= config.arrivalDistanceMeters
+            || (!turnAhead && legLeft < 60 && p.coordinate.distance(to: end) <= config.arrivalDistanceMeters)
+            || (!turnAhead && legLeft < 60 && secondsLeft <= config.arrivalSeconds),
            deadReckoned <= config.arrivalMaxEstimatedSeconds {
             let isLast = g.legIndex == g.route.route.legs.count - 1
             let index = waypointBase + g.legIndex + 1
@@ -519,7 +548,10 @@ public struct Navigator: Sendable {
 
         // prompts for the next maneuver (on the estimate too: the route is known)
         if phase == .tracking || phase == .uncertain {
-            schedulePrompts(&g, maneuvers: maneuvers, nextIndex: nextIndex, toNext: toNext, speed: p.speedMetersPerSecond ?? 0, time: p.time, &out)
+            // (the time to the next fix: a "now" prompt is said at the last fix that still leaves time)
+            let fixInterval = dt.isFinite ? min(max(dt, 0.2), 2) : 1
+            schedulePrompts(&g, maneuvers: maneuvers, nextIndex: nextIndex, toNext: toNext, speed: p.speedMetersPerSecond ?? 0,
+                            fixInterval: fixInterval, time: p.time, &out)
         }
         guidance = g
     }
@@ -592,6 +624,16 @@ public struct Navigator: Sendable {
         return nil
     }
 
+    /// Whether the prompt plan says maneuver `i` of `list`: the spoken ones, but not a new name
+    /// straight on along the same ref without a lane to take ("Continue onto Avinguda Sant Antoni
+    /// (CG-3)" on the CG-3: the signs say CG-3 all along; the console shows the name).
+    public func isAnnounced(_ list: [Maneuver], _ i: Int) -> Bool {
+        let m = list[i]
+        guard m.isSpoken else { return false }
+        if m.isNameChangeOnly, !m.ref.isEmpty, i > 0, list[i - 1].ref == m.ref, text.laneText(m) == nil { return false }
+        return true
+    }
+
     /// Whether `b` comes too soon after `a` to be announced on its own once `a` is passed: then
     /// it is said with `a` ("..., then ...").
     func followsClosely(_ a: Maneuver, _ b: Maneuver, speed v: Double) -> Bool {
@@ -614,8 +656,8 @@ public struct Navigator: Sendable {
     /// (it is not announced again); never a prompt for a maneuver passed or while another is
     /// still being spoken. Roundabout exits are part of the entry's instruction.
     private mutating func schedulePrompts(_ g: inout Guidance, maneuvers: [Maneuver], nextIndex: Int, toNext: Double, speed: Double,
-                                 time: Double, _ out: inout [NavigatorEffect]) {
-        guard let index = maneuvers.indices.first(where: { $0 >= nextIndex && maneuvers[$0].isSpoken }) else { return }
+                                          fixInterval: Double, time: Double, _ out: inout [NavigatorEffect]) {
+        guard let index = maneuvers.indices.first(where: { $0 >= nextIndex && isAnnounced(maneuvers, $0) }) else { return }
         let m = maneuvers[index]
         let d = toNext + (m.distanceFromStartMeters - maneuvers[nextIndex].distanceFromStartMeters)
         if time < speakingUntil { return }
@@ -629,12 +671,16 @@ public struct Navigator: Sendable {
 
         // the "now" prompt, with the next maneuver when it follows within a few seconds
         var then: Maneuver?
-        if let after = maneuvers.indices.first(where: { $0 > index && maneuvers[$0].isSpoken }).map({ maneuvers[$0] }),
+        if let after = maneuvers.indices.first(where: { $0 > index && isAnnounced(maneuvers, $0) }).map({ maneuvers[$0] }),
            after.type != .arrive, followsClosely(m, after, speed: v) {
             then = after
         }
-        let nowText = m.type == .arrive ? "" : text.prompt(m, kind: .now, distanceMeters: 0, then: then)
-        let nowAt = max(25, v * (speechSeconds(nowText) + margin))
+        // (what follows is said short, "..., then turn left": the long form is said early enough
+        // to end before the first maneuver, and the longer it is the earlier that must be)
+        let nowText = m.type == .arrive ? "" : text.prompt(m, kind: .now, distanceMeters: 0, then: then.map { Navigator.bare($0) ?? $0 })
+        // said when it ends `margin` before the maneuver, or earlier by up to one fix: at the next
+        // fix it might be too late (a window of one fix is missed on a jittery position)
+        let nowAt = max(25, v * (speechSeconds(nowText) + margin + fixInterval))
         let turnInText = text.prompt(m, kind: .turnIn, distanceMeters: max(d, 50))
         let turnInAt = max(150, v * 13) + v * speechSeconds(turnInText)
 
@@ -648,26 +694,27 @@ public struct Navigator: Sendable {
             }
         } else if d <= nowAt {
             if !g.promptsGiven.contains(key(.now)) {
-                kind = .now
-                chosen = nowText
-                // too late for the long form (the speaker was busy): the maneuver alone; too late
-                // even for that: nothing (a prompt after the turn is worse than none)
-                if then != nil, d < v * (speechSeconds(nowText) + margin) {
-                    then = nil
-                    chosen = text.prompt(m, kind: .now, distanceMeters: 0)
-                }
-                if d < v * (speechSeconds(chosen) + 0.5) {
+                // the longest form that still ends before the maneuver (half a second to spare):
+                // with what follows, the maneuver alone, the maneuver without its names ("turn
+                // left"); too late even for that: nothing (a prompt after the turn is worse than none)
+                var forms: [(String, Maneuver?)] = [(nowText, then)]
+                if then != nil { forms.append((text.prompt(m, kind: .now, distanceMeters: 0), nil)) }
+                if let bare = Navigator.bare(m) { forms.append((text.prompt(bare, kind: .now, distanceMeters: 0), nil)) }
+                guard let form = forms.first(where: { d >= v * (speechSeconds($0.0) + 0.5) }) else {
                     g.promptsGiven.insert(key(.now))
                     return
                 }
+                kind = .now
+                (chosen, then) = form
             }
         } else if d <= turnInAt {
-            // only when it ends before the "now" prompt must start
-            if !g.promptsGiven.contains(key(.turnIn)) && d - v * speechSeconds(turnInText) > nowAt + v * 1 {
+            // only when it ends before the "now" prompt must start, and when there is something
+            // to get ready for (a new name straight ahead is said once, unless a lane is to be taken)
+            if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil) && d - v * speechSeconds(turnInText) > nowAt + v * 1 {
                 kind = .turnIn
                 chosen = turnInText
             }
-        } else if d <= prepareAt && v >= 20 {
+        } else if d <= prepareAt && v >= 20 && !m.isNameChangeOnly {
             let t = text.prompt(m, kind: .prepare, distanceMeters: d)
             if !g.promptsGiven.contains(key(.prepare)) && d - v * speechSeconds(t) > turnInAt + v * 2 {
                 kind = .prepare
@@ -684,6 +731,20 @@ public struct Navigator: Sendable {
             for kk in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("\(legIndex):\(ti):\(kk.rawValue)") }
         }
         speak(Prompt(text: chosen, locale: config.locale, kind: k, maneuver: m, then: k == .now ? then : nil), time: time, &out)
+    }
+
+    /// The maneuver without the names that make its text long (street, ref, signs, landmark),
+    /// for a "now" prompt that must be short; nil where nothing is left to say but "continue".
+    static func bare(_ m: Maneuver) -> Maneuver? {
+        guard !m.isNameChangeOnly, m.type != .arrive, m.modifier != .straight || m.type == .roundabout || m.type == .rotary,
+              !m.street.isEmpty || !m.ref.isEmpty || !m.destination.isEmpty || m.landmark != nil else { return nil }
+        var b = m
+        b.street = ""
+        b.ref = ""
+        b.destination = ""
+        b.landmark = nil
+        b.rotaryName = ""
+        return b
     }
 
     private mutating func speak(_ prompt: Prompt, time: Double, _ out: inout [NavigatorEffect]) {

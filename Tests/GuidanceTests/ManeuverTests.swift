@@ -1015,7 +1015,9 @@ import Testing
         // a post office named after its town is no landmark ("turn right at La Turbie" reads as
         // the village); one whose name says what it is, is
         for (kind, name, said) in [("post_office", "La Turbie", false), ("post_office", "Deutsche Post", true),
-                                   ("parking", "Annonciade", false), ("parking", "Parking Uter", true)] {
+                                   ("parking", "Annonciade", false), ("parking", "Parking Uter", true),
+                                   // (a name that takes five seconds to say is no landmark either)
+                                   ("school", "Section d'enseignement professionnel du Lycée Technique", false)] {
             s.nodeTags["p"] = [("amenity", kind), ("name", name)]
             let m = try TestMaps.scenario(s)
             let steps = ManeuverBuilder(map: m).maneuvers(for: try Router(map: m).route([s["d"]!, s["h"]!]).legs[0])

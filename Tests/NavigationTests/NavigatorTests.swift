@@ -21,6 +21,8 @@ struct Harness {
     var navigator = Navigator()
     var positioning = PositionFilter()
     var events: [NavigationEvent] = []
+    /// What was given to the speech engine, in order.
+    var spoken: [Prompt] = []
     var requests: [RouteRequest] = []
     /// When false, route requests are collected but not answered.
     var answerRoutes = true
@@ -36,7 +38,7 @@ struct Harness {
         while !queue.isEmpty {
             switch queue.removeFirst() {
             case .emit(let e): events.append(e)
-            case .speak: break
+            case .speak(let p): spoken.append(p)
             case .requestRoute(let r):
                 requests.append(r)
                 if answerRoutes { queue += navigator.handle(answer(r)) }
@@ -144,6 +146,12 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         let computed = h.named("routeComputed")
         #expect(computed.count == 2)
         if case let .routeComputed(reason, _, _, _, _)? = computed.last?.kind { #expect(reason == "reroute") }
+        // the moving car is told what comes next on the new route, not to "head east"
+        let afterReroute = try #require(h.prompts.first { $0.time >= computed[1].time })
+        #expect(!afterReroute.text.hasPrefix("Head"), "\(afterReroute.text)")
+        #expect(afterReroute.text.hasPrefix("In ") || afterReroute.text.hasPrefix("Continue for") || afterReroute.kind == "now",
+                "\(afterReroute.text)")
+        print("after the reroute: \(afterReroute.text)")
         #expect(h.navigator.phase == .arrived)
     }
 

@@ -63,7 +63,9 @@ import Testing
             try collect(h.navigator.handle(.position(position(min(t * speed, leg.distanceMeters), t), nil)), at: t)
             t += 0.5
         }
-        return (spoken, maneuvers.map { ($0, $0.distanceFromStartMeters / speed) })
+        // (the maneuvers the plan says: not a new name along the same ref)
+        let said = maneuvers.indices.filter { !maneuvers[$0].isSpoken || h.navigator.isAnnounced(maneuvers, $0) }
+        return (spoken, said.map { (maneuvers[$0], maneuvers[$0].distanceFromStartMeters / speed) })
     }
 
     /// Late "now" prompts, overlaps, and how many of the spoken maneuvers were announced (by a
@@ -125,3 +127,55 @@ import Testing
     }
 }
 
+
+/// The prompt plan on drives as the appliance sees them: simulated drives with 3 m receiver
+/// noise, one fix a second, speeds that rise and fall with the road and the turns, through the
+/// position filter and the matchers. Every spoken maneuver passed must have been announced near
+/// it (its own "now" prompt, or as the "then" of the one before), and "you have arrived" must not
+/// come while a turn is still ahead.
+@Suite struct NoisyDrivePromptTests {
+    @Test(arguments: ["heidelberg", "monaco", "andorra"])
+    func everyManeuverIsAnnouncedAndArrivalComesLast(extract: String) throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let m = try TestMaps.extract(extract)
+        let queries = try BenchQueries.load(extract).prefix(10)
+        var targets = 0, announced = 0, silent = [String]()
+        for (i, q) in queries.enumerated() {
+            let from = q.locations[0], to = q.locations[q.locations.count - 1]
+            var o = DriveSimulator.Options()
+            o.noiseMeters = 3
+            o.seed = UInt64(i + 7)
+            let fixes = DriveSimulator(map: m, options: o).drive(try Router(map: m).route([from, to]))
+            var config = NavigatorConfig()
+            config.distanceUpdateThresholdMeters = 0  // progress on every fix
+            var h = Harness(map: m, config: config)
+            h.apply(.setDestination([to], time: fixes[0].time))
+            h.drive(fixes)
+            // the route driven: the last one planned (a drive that starts the wrong way plans again)
+            guard let route = h.navigator.route, h.named("offRoute").isEmpty else { continue }
+            let list = route.maneuvers[0]
+            let maneuvers = list.indices.filter { h.navigator.isAnnounced(list, $0) && list[$0].type != .arrive }.map { list[$0] }
+            // (near it: a "now" prompt; a "turn in" prompt 300 m before does not count)
+            let said = h.spoken.filter { $0.kind == .now }.flatMap { [$0.maneuver, $0.then].compactMap { $0 } }
+            for t in maneuvers {
+                targets += 1
+                if said.contains(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {
+                    announced += 1
+                } else {
+                    silent.append("\(q.id): \(Instructions(locale: GuidanceLocale.named("en-GB")!).text(t))")
+                }
+            }
+            // arrival: the progress on the fix before it has no turn ahead farther than a fix's drive,
+            // short of the last metres
+            let arrivedAt = try #require(h.events.firstIndex { $0.name == "arrived" }, "\(q.id) did not arrive")
+            if let last = h.events[..<arrivedAt].last(where: { $0.name == "progress" }), case let .progress(p) = last.kind,
+               let next = p.nextManeuver, next.type != .arrive {
+                // (within the last 20 m, the arrival distance, the destination is reached: a fix's drive before that)
+                #expect(p.distanceToNextMeters < 20 || p.legRemainingMeters < 35, "\(q.id): arrived with '\(Instructions(locale: GuidanceLocale.named("en-GB")!).text(next))' \(p.distanceToNextMeters) m ahead")
+            }
+        }
+        print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent)")
+        #expect(targets >= 40)
+        #expect(Double(announced) >= Double(targets) * 0.95, "\(silent)")
+    }
+}
