@@ -212,6 +212,19 @@ public struct Instructions: Sendable {
     }
 
     /// Distances as drivers say them: 10 m steps below 100, 50 m steps up to 500, then 100 m steps.
+    /// The far prompt's distance: the largest round distance (one said as it is, "1 kilometre",
+    /// "1.5 kilometres", "three quarters of a mile") not beyond `meters`, so that a far prompt
+    /// due at 1.25 km is said at 1 km rather than as "in 1.5 kilometres" 250 m short of it.
+    public func roundDistance(atMost meters: Double) -> Double {
+        switch units {
+        case .metric:
+            return meters >= 1000 ? (meters / 500).rounded(.down) * 500 : max(100, (meters / 100).rounded(.down) * 100)
+        case .imperial, .imperialUK:
+            let mile = 1609.344, miles = meters / mile
+            return (miles >= 1 ? (miles * 2).rounded(.down) / 2 : max(0.25, (miles * 4).rounded(.down) / 4)) * mile
+        }
+    }
+
     static func roundedMeters(_ m: Double) -> Int {
         if m < 100 { return max(10, Int((m / 10).rounded()) * 10) }
         if m < 500 { return Int((m / 50).rounded()) * 50 }

@@ -663,7 +663,8 @@ public struct Navigator: Sendable {
         if time < speakingUntil { return }
         let v = max(speed, 3)
         // nothing is said farther out than the far prompt: no texts to build until then
-        let prepareAt = max(1000, v * 45)
+        // (at a round distance, said as it is)
+        let prepareAt = text.roundDistance(atMost: max(1000, v * 45))
         if d > prepareAt { return }
         let legIndex = g.legIndex
         let key = { (k: PromptKind) in "\(legIndex):\(index):\(k.rawValue)" }

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Guidance
+import MapCompiler
 import MapData
 import Navigation
 import Positioning
@@ -101,6 +102,30 @@ import Testing
             #expect(r.spoken.count >= 2, "\(locale) \(kmh): \(r.spoken.map(\.prompt.text))")
             #expect(c.late.isEmpty, "\(c.late)")
             #expect(c.overlaps.isEmpty, "\(c.overlaps)")
+        }
+    }
+
+    /// The far prompt on a fast road says the distance there is: at 110 km/h it once came at
+    /// 1.35 km as "in 1.5 kilometres"; it now waits for a round distance ("in 1 kilometre").
+    @Test func farPromptSaysTheDistanceThereIs() throws {
+        var s = ScenarioMap(ascii: """
+            a                         b d
+
+                                      c
+            """, gridMeters: 100, origin: Coordinate(latitude: 48.0, longitude: 11.0))
+        s.ways = [.init("abd", [("highway", "trunk"), ("name", "Long Road")]),
+                  .init("bc", [("highway", "secondary"), ("name", "Side Road")])]
+        let m = try TestMaps.scenario(s)
+        for kmh in stride(from: 80.0, through: 130.0, by: 10) {
+            let r = try PromptTimingTests.drive(map: m, from: s["a"]!, to: s["c"]!, speed: kmh / 3.6, locale: "en-GB")
+            let turnAt: Double = try #require(r.maneuvers.first(where: { $0.0.type == .turn })).0.distanceFromStartMeters
+            let texts = r.spoken.map { $0.prompt.text }
+            let far: Spoken = try #require(r.spoken.first(where: { $0.prompt.kind == .prepare }), "\(kmh) km/h: \(texts)")
+            let actual = turnAt - far.time * kmh / 3.6
+            let words = far.prompt.text
+            let said = words.hasPrefix("In 1 kilometre") ? 1000.0
+                : try #require(Double(words.dropFirst(3).prefix { $0 != " " }), "\(words)") * 1000
+            #expect(abs(said - actual) <= 0.1 * actual, "\(kmh) km/h: '\(words)' at \(Int(actual)) m")
         }
     }
 
