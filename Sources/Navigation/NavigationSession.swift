@@ -9,10 +9,13 @@ public protocol NavigationListener: AnyObject {
     func navigation(didEmit event: NavigationEvent)
     /// A prompt to speak now (the session does not speak: its owner does).
     func navigation(shouldSpeak prompt: Prompt)
+    /// Stop the prompt being spoken and drop queued ones: they were for a route the car has left.
+    func navigationShouldStopSpeaking()
 }
 
 extension NavigationListener {
     public func navigation(shouldSpeak prompt: Prompt) {}
+    public func navigationShouldStopSpeaking() {}
 }
 
 /// The navigator with its routes computed at once on this thread: what a Swift program embeds.
@@ -59,6 +62,8 @@ public final class NavigationSession {
                 queue += navigator.handle(routes.answer(req))
             case .speak(let p):
                 for box in listeners { box.listener?.navigation(shouldSpeak: p) }
+            case .silence:
+                for box in listeners { box.listener?.navigationShouldStopSpeaking() }
             }
         }
         if listeners.contains(where: { $0.listener == nil }) { listeners.removeAll { $0.listener == nil } }

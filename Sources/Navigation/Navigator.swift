@@ -28,6 +28,9 @@ public struct Navigator: Sendable {
         var plannedWithoutHeading = false
         /// Prompts already given: "leg:maneuver:kind".
         var promptsGiven = Set<String>()
+        /// When a "..., then X" prompt that announced maneuver X ended (by "leg:index"): X gets a
+        /// "now" prompt of its own only when that was a while ago.
+        var thenEnds = [String: Double]()
         var offRouteCount = 0
         /// Driving back along the route: where it started (metres along the leg) and for how many fixes.
         var backtrack: (from: Double, fixes: Int)?
@@ -160,7 +163,7 @@ public struct Navigator: Sendable {
                 }
                 // a car already moving (a reroute, a destination set on the way) is not told to
                 // "head north": it hears what comes next, or how far to go on
-                if first.type == .depart, (lastPosition?.speedMetersPerSecond ?? 0) > 4 {
+                if first.type == .depart, (lastPosition?.speedMetersPerSecond ?? 0) > 2.5 {
                     let target = spoken.first ?? (list.count - 1)
                     let m = list[target], d = m.distanceFromStartMeters
                     let nowSeconds = speechSeconds(text.prompt(m, kind: .now, distanceMeters: 0))
@@ -172,7 +175,7 @@ public struct Navigator: Sendable {
                             : text.message("prompt.continue_for", distanceMeters: d)
                         if d <= max(1000, v * 45), var g = guidance {
                             // far out, the usual "turn in" prompt still comes nearer the maneuver
-                            let far = d > max(150, v * 13) + v * speechSeconds(words) + v * 5
+                            let far = d > 2 * (max(150, v * 13) + v * speechSeconds(words))
                             for k in far ? [PromptKind.prepare] : [.prepare, .turnIn] { g.promptsGiven.insert("0:\(target):\(k.rawValue)") }
                             guidance = g
                         }
@@ -188,11 +191,17 @@ public struct Navigator: Sendable {
                         || list[$0].distanceFromStartMeters - first.distanceFromStartMeters
                             <= v * (startSeconds + speechSeconds(text.prompt(list[$0], kind: .now, distanceMeters: 0)) + config.promptMarginSeconds + 1))
                 }
-                if let t = thenIndex { announced.append(t) }
-                let words = text.prompt(first, kind: .now, distanceMeters: 0, then: thenIndex.map { list[$0] })
+                    // (a new name straight on needs no "then")
+                    .flatMap { list[$0].isNameChangeOnly ? nil : $0 }
+                // (what follows is said short, as in the prompt plan)
+                let words = text.prompt(first, kind: .now, distanceMeters: 0, then: thenIndex.map { Navigator.bare(list[$0]) ?? list[$0] })
                 speak(Prompt(text: words, locale: config.locale, kind: .now, maneuver: first, then: thenIndex.map { list[$0] }), time: time, &out)
                 if var g = guidance {
                     for i in announced { for k in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("0:\(i):\(k.rawValue)") } }
+                    if let t = thenIndex {
+                        for k in [PromptKind.prepare, .turnIn] { g.promptsGiven.insert("0:\(t):\(k.rawValue)") }
+                        g.thenEnds["0:\(t)"] = speakingUntil
+                    }
                     guidance = g
                 }
             }
@@ -267,10 +276,16 @@ public struct Navigator: Sendable {
     /// route, when the current one is closed).
     private mutating func onTraffic(route: NavigationRoute?, current: Double?, free: Double, alternatives: [RouteAlternative], time: Double,
                                     _ out: inout [NavigatorEffect]) {
+        // the current route's time left on the same terms as the new route's: the route's own
+        // time from here (turn costs included, the road under the car only from the car on) plus
+        // what the traffic adds to the roads ahead. (The roads ahead timed whole against a route
+        // timed from the car once found "a faster route" on the very same roads, 128 s of it.)
+        var remaining = current
         if let c = current, let g = guidance {
             let own = RouteTracker.remainingSeconds(g.route.route, legIndex: g.legIndex, alongMeters: g.alongMeters, segment: g.segment)
-            trafficCorrection = c - own
             let delay = max(0, c - free)
+            trafficCorrection = delay
+            remaining = own + delay
             let ratio = free > 0 ? delay / free : 0
             let category = ratio < 0.05 || delay < 30 ? "none" : ratio < 0.15 ? "light" : ratio < 0.35 ? "medium" : "heavy"
             if category != delayCategory {
@@ -282,7 +297,7 @@ public struct Navigator: Sendable {
             if current == nil { out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: "the route is closed and no other exists")))) }
             return
         }
-        let faster = current.map { r.route.durationSeconds <= config.fasterRouteRatio * $0 } ?? true
+        let faster = remaining.map { r.route.durationSeconds <= config.fasterRouteRatio * $0 } ?? true
         guard faster else { return }
         var resembles: Bool?
         if let old = guidance?.route.route { resembles = routeResemblance(old, r.route) }
@@ -293,7 +308,7 @@ public struct Navigator: Sendable {
             reason: RouteReason.traffic.rawValue, distanceMeters: r.route.distanceMeters, durationSeconds: r.route.durationSeconds,
             resemblesPrevious: resembles, shape: Polyline.encode(r.route.shape)))))
         out.append(.emit(NavigationEvent(time: time, .trafficReroute(
-            savedSeconds: current.map { max(0, $0 - r.route.durationSeconds) } ?? 0, previousSeconds: current,
+            savedSeconds: remaining.map { max(0, $0 - r.route.durationSeconds) } ?? 0, previousSeconds: remaining,
             durationSeconds: r.route.durationSeconds, resemblesPrevious: resembles, alternatives: alternatives))))
         speak(Prompt(text: text.message("prompt.faster_route"), locale: config.locale, kind: .now, maneuver: nil), time: time, &out)
         if let p = lastPosition { track(p, &out) }
@@ -458,6 +473,10 @@ public struct Navigator: Sendable {
                 if phase != .offRoute || config.automaticReroute {
                     let reason = (judged?.reason ?? .distance).rawValue
                     out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
+                    // what is being said was for the route left: cut it, so that the new route's
+                    // first prompt is heard at once
+                    out.append(.silence)
+                    speakingUntil = p.time
                 }
                 phase = .offRoute
                 guidance = g
@@ -550,8 +569,11 @@ public struct Navigator: Sendable {
         if phase == .tracking || phase == .uncertain {
             // (the time to the next fix: a "now" prompt is said at the last fix that still leaves time)
             let fixInterval = dt.isFinite ? min(max(dt, 0.2), 2) : 1
+            // (the speed the route expects up to the next maneuver: a car that has just turned
+            // and is slow now will be faster soon)
+            let routeSpeed = progress.stepRemainingSeconds > 1 ? min(toNext / progress.stepRemainingSeconds, 40) : 0
             schedulePrompts(&g, maneuvers: maneuvers, nextIndex: nextIndex, toNext: toNext, speed: p.speedMetersPerSecond ?? 0,
-                            fixInterval: fixInterval, time: p.time, &out)
+                            routeSpeed: routeSpeed, fixInterval: fixInterval, time: p.time, &out)
         }
         guidance = g
     }
@@ -626,11 +648,16 @@ public struct Navigator: Sendable {
 
     /// Whether the prompt plan says maneuver `i` of `list`: the spoken ones, but not a new name
     /// straight on along the same ref without a lane to take ("Continue onto Avinguda Sant Antoni
-    /// (CG-3)" on the CG-3: the signs say CG-3 all along; the console shows the name).
+    /// (CG-3)" on the CG-3: the signs say CG-3 all along; the console shows the name), nor one
+    /// onto a road with neither name nor ref ("Continue.").
     public func isAnnounced(_ list: [Maneuver], _ i: Int) -> Bool {
         let m = list[i]
         guard m.isSpoken else { return false }
-        if m.isNameChangeOnly, !m.ref.isEmpty, i > 0, list[i - 1].ref == m.ref, text.laneText(m) == nil { return false }
+        if m.isNameChangeOnly, text.laneText(m) == nil {
+            // (nor onto a road without a name: "continue")
+            if m.street.isEmpty && m.ref.isEmpty { return false }
+            if !m.ref.isEmpty, i > 0, list[i - 1].ref == m.ref { return false }
+        }
         return true
     }
 
@@ -656,7 +683,7 @@ public struct Navigator: Sendable {
     /// (it is not announced again); never a prompt for a maneuver passed or while another is
     /// still being spoken. Roundabout exits are part of the entry's instruction.
     private mutating func schedulePrompts(_ g: inout Guidance, maneuvers: [Maneuver], nextIndex: Int, toNext: Double, speed: Double,
-                                          fixInterval: Double, time: Double, _ out: inout [NavigatorEffect]) {
+                                          routeSpeed: Double, fixInterval: Double, time: Double, _ out: inout [NavigatorEffect]) {
         guard let index = maneuvers.indices.first(where: { $0 >= nextIndex && isAnnounced(maneuvers, $0) }) else { return }
         let m = maneuvers[index]
         let d = toNext + (m.distanceFromStartMeters - maneuvers[nextIndex].distanceFromStartMeters)
@@ -673,7 +700,7 @@ public struct Navigator: Sendable {
         // the "now" prompt, with the next maneuver when it follows within a few seconds
         var then: Maneuver?
         if let after = maneuvers.indices.first(where: { $0 > index && isAnnounced(maneuvers, $0) }).map({ maneuvers[$0] }),
-           after.type != .arrive, followsClosely(m, after, speed: v) {
+           after.type != .arrive, !after.isNameChangeOnly, followsClosely(m, after, speed: v) {
             then = after
         }
         // (what follows is said short, "..., then turn left": the long form is said early enough
@@ -694,13 +721,21 @@ public struct Navigator: Sendable {
                 chosen = turnInText
             }
         } else if d <= nowAt {
-            if !g.promptsGiven.contains(key(.now)) {
+            if let end = g.thenEnds["\(legIndex):\(index)"], time - end < 8 {
+                // said as the "then" of the maneuver before a moment ago: not again
+                g.promptsGiven.insert(key(.now))
+            } else if !g.promptsGiven.contains(key(.now)) {
                 // the longest form that still ends before the maneuver (half a second to spare):
-                // with what follows, the maneuver alone, the maneuver without its names ("turn
-                // left"); too late even for that: nothing (a prompt after the turn is worse than none)
+                // with what follows, that without the maneuver's names ("turn left, then ..."),
+                // the maneuver alone, without its names; too late even for that: nothing (a
+                // prompt after the turn is worse than none)
+                let bare = Navigator.bare(m)
                 var forms: [(String, Maneuver?)] = [(nowText, then)]
+                if let t = then, let b = bare {
+                    forms.append((text.prompt(b, kind: .now, distanceMeters: 0, then: Navigator.bare(t) ?? t), t))
+                }
                 if then != nil { forms.append((text.prompt(m, kind: .now, distanceMeters: 0), nil)) }
-                if let bare = Navigator.bare(m) { forms.append((text.prompt(bare, kind: .now, distanceMeters: 0), nil)) }
+                if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0), nil)) }
                 guard let form = forms.first(where: { d >= v * (speechSeconds($0.0) + 0.5) }) else {
                     g.promptsGiven.insert(key(.now))
                     return
@@ -711,7 +746,12 @@ public struct Navigator: Sendable {
         } else if d <= turnInAt {
             // only when it ends before the "now" prompt must start, and when there is something
             // to get ready for (a new name straight ahead is said once, unless a lane is to be taken)
-            if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil) && d - v * speechSeconds(turnInText) > nowAt + v * 1 {
+            // (at the speed the car will have: said at 15 km/h just after a turn, a long "turn in"
+            // prompt ended right before the "now" prompt at 45 km/h, the same words twice)
+            let vt = max(v, routeSpeed)
+            let nowAtThen = max(25, vt * (speechSeconds(nowText) + margin + fixInterval))
+            if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil)
+                && d - vt * speechSeconds(turnInText) > nowAtThen + vt * 1 {
                 kind = .turnIn
                 chosen = turnInText
             }
@@ -727,11 +767,13 @@ public struct Navigator: Sendable {
         g.promptsGiven.insert(key(k))
         if k == .now { g.promptsGiven.insert(key(.turnIn)); g.promptsGiven.insert(key(.prepare)) }
         if k == .turnIn { g.promptsGiven.insert(key(.prepare)) }
-        if k == .now, let t = then, let ti = maneuvers.firstIndex(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {
-            // announced: no prompt of its own (an arrival is still said on arrival)
-            for kk in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("\(legIndex):\(ti):\(kk.rawValue)") }
-        }
         speak(Prompt(text: chosen, locale: config.locale, kind: k, maneuver: m, then: k == .now ? then : nil), time: time, &out)
+        if k == .now, let t = then, let ti = maneuvers.firstIndex(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {
+            // announced: no far prompt of its own, and a "now" prompt only as a reminder when it
+            // comes well after this one has ended (an arrival is still said on arrival)
+            for kk in [PromptKind.prepare, .turnIn] { g.promptsGiven.insert("\(legIndex):\(ti):\(kk.rawValue)") }
+            g.thenEnds["\(legIndex):\(ti)"] = speakingUntil
+        }
     }
 
     /// The maneuver without the names that make its text long (street, ref, signs, landmark),
@@ -745,6 +787,7 @@ public struct Navigator: Sendable {
         b.destination = ""
         b.landmark = nil
         b.rotaryName = ""
+        b.staysOnRoad = false  // ("turn right to stay on ." without the name)
         return b
     }
 

@@ -113,6 +113,8 @@ public enum NavigatorEffect: Sendable {
     case emit(NavigationEvent)
     case requestRoute(RouteRequest)
     case speak(Prompt)
+    /// Stop what is being said and drop what is queued: it was for a route the car has left.
+    case silence
 }
 
 /// How off route is decided: Tern's own anchors (default), Mapbox's (50 m halved near a

@@ -3,8 +3,10 @@ import Foundation
 
 /// Where synthesized speech goes. Used only on the speech thread.
 protocol AudioSink: AnyObject {
-    /// Plays or stores mono S16 samples at `sampleRate`, returning when they are done (played or written).
-    func play(_ samples: [Int16], sampleRate: Int) throws
+    /// Plays or stores mono S16 samples at `sampleRate`, returning when they are done (played or
+    /// written) or `stop` says to stop (checked every tenth of a second of audio); returns how
+    /// many samples went out.
+    func play(_ samples: [Int16], sampleRate: Int, stop: () -> Bool) throws -> Int
     func close()
 }
 
@@ -26,7 +28,7 @@ final class ALSASink: AudioSink {
         pcm = handle
     }
 
-    func play(_ samples: [Int16], sampleRate: Int) throws {
+    func play(_ samples: [Int16], sampleRate: Int, stop: () -> Bool) throws -> Int {
         guard let pcm else { throw SpeechError.audioDevice(name: name, reason: "closed") }
         if configuredRate != sampleRate {
             let rc = snd_pcm_set_params(pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, 200_000)
@@ -36,9 +38,15 @@ final class ALSASink: AudioSink {
             snd_pcm_prepare(pcm)
         }
         var offset = 0
+        let chunk = max(1, sampleRate / 10)
+        var stopped = false
         try samples.withUnsafeBufferPointer { buf in
             while offset < buf.count {
-                let n = snd_pcm_writei(pcm, buf.baseAddress! + offset, snd_pcm_uframes_t(buf.count - offset))
+                if stop() {
+                    stopped = true
+                    break
+                }
+                let n = snd_pcm_writei(pcm, buf.baseAddress! + offset, snd_pcm_uframes_t(min(chunk, buf.count - offset)))
                 if n < 0 {
                     let rec = snd_pcm_recover(pcm, Int32(n), 1)
                     if rec < 0 { throw SpeechError.audioDevice(name: name, reason: String(cString: snd_strerror(Int32(n)))) }
@@ -47,7 +55,13 @@ final class ALSASink: AudioSink {
                 offset += Int(n)
             }
         }
+        if stopped {
+            // what is still in the device's buffer is dropped, not played out
+            snd_pcm_drop(pcm)
+            return offset
+        }
         snd_pcm_drain(pcm)
+        return offset
     }
 
     func close() {
@@ -72,7 +86,9 @@ final class WAVFileSink: AudioSink {
         guard fd >= 0 else { throw SpeechError.file(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    func play(_ samples: [Int16], sampleRate: Int) throws {
+    func play(_ samples: [Int16], sampleRate: Int, stop: () -> Bool) throws -> Int {
+        // (a file is written at once, not in real time: only a prompt stopped before it began is left out)
+        if stop() { return 0 }
         if rate == 0 {
             rate = sampleRate
             try writeHeader()
@@ -91,6 +107,7 @@ final class WAVFileSink: AudioSink {
         }
         dataBytes += bytes.count * 2
         try writeHeader()
+        return samples.count
     }
 
     private func writeHeader() throws {

@@ -20,6 +20,8 @@ public enum SpeechEvent: Sendable, Equatable {
     case outputUnavailable(String)
     /// One prompt failed (unknown voice, synthesis error); the engine goes on.
     case failed(id: Int, reason: String)
+    /// A prompt was cut off (`interrupt`) after `playedSeconds` of its audio (0: before it began).
+    case interrupted(id: Int, text: String, playedSeconds: Double)
 }
 
 /// One utterance.
@@ -69,6 +71,16 @@ public final class SpeechEngine: Sendable {
     /// Drops prompts not yet started (e.g. when a newer, more urgent one replaces them).
     public func cancelPending() { state.withLock { $0.queue.removeAll() } }
 
+    /// Stops the prompt being said (within a tenth of a second of audio) and drops the queued
+    /// ones: they no longer apply (the car has left the route they were for).
+    public func interrupt() {
+        state.withLock { s in
+            s.queue.removeAll()
+            generation.add(1, ordering: .releasing)
+        }
+    }
+    private let generation = Atomic<Int>(0)
+
     /// True when nothing is queued or being spoken.
     public var isIdle: Bool { state.withLock { $0.queue.isEmpty } && pendingCount.load(ordering: .acquiring) == 0 }
     private let pendingCount = Atomic<Int>(0)
@@ -113,12 +125,12 @@ public final class SpeechEngine: Sendable {
             }
         }
         while true {
-            let next: Utterance? = state.withLock { s in
+            let next: (Utterance, Int)? = state.withLock { s in
                 if s.queue.isEmpty { return nil }
                 pendingCount.add(1, ordering: .acquiringAndReleasing)
-                return s.queue.removeFirst()
+                return (s.queue.removeFirst(), generation.load(ordering: .acquiring))
             }
-            guard let u = next else {
+            guard let (u, started) = next else {
                 if state.withLock({ $0.stopping && $0.queue.isEmpty }) { break }
                 _ = wake.wait(timeout: .now() + 0.5)
                 continue
@@ -131,10 +143,19 @@ public final class SpeechEngine: Sendable {
                     return (try synth.synthesize(u.text), synth.sampleRate)
                 }
                 let t1 = Date()
+                let cut = { self.generation.load(ordering: .acquiring) != started }
+                if cut() {
+                    handler(.interrupted(id: u.id, text: u.text, playedSeconds: 0))
+                    continue
+                }
                 openSink()
                 if let s = sink {
                     do {
-                        try s.play(samples, sampleRate: sampleRate)
+                        let played = try s.play(samples, sampleRate: sampleRate, stop: cut)
+                        if played < samples.count {
+                            handler(.interrupted(id: u.id, text: u.text, playedSeconds: Double(played) / Double(sampleRate)))
+                            continue
+                        }
                     } catch {
                         // The device went away mid-drive: say so once, keep guiding silently.
                         sink = nil

@@ -149,6 +149,10 @@ final class DrivePipeline: NavigationListener {
         say(p)
     }
 
+    func navigationShouldStopSpeaking() {
+        speech?.interrupt()
+    }
+
     private func say(_ p: Prompt) {
         guard !muted, let speech else { return }
         promptID += 1

@@ -240,3 +240,32 @@ extension NavigatorStateTests {
         #expect(off.time - left.time <= 5, "left at \(left.time), off route at \(off.time)")
     }
 }
+
+extension NavigatorStateTests {
+    /// No traffic, no faster route: the traffic check every two minutes on clean drives must not
+    /// switch routes. (The roads ahead were timed whole, the road under the car included, against
+    /// a route timed from the car: Andorra drive 10 and Vaduz drive 3 heard "a faster route has
+    /// been found" every two minutes on the very same roads.)
+    @Test(arguments: [("andorra", [6, 1, 0]), ("liechtenstein", [2, 1, 6])])
+    func noFasterRouteWithoutTraffic(extract: String, drives: [Int]) throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let m = try TestMaps.extract(extract)
+        let queries = try BenchQueries.load(extract)
+        var checks = 0
+        for i in drives {
+            let from = queries[i].locations.first!, to = queries[i].locations.last!
+            var o = DriveSimulator.Options()
+            o.noiseMeters = 3
+            o.seed = 7
+            let fixes = DriveSimulator(map: m, options: o).drive(try Router(map: m).route([from, to]))
+            var h = Harness(map: m)
+            h.apply(.setDestination([to], time: fixes[0].time))
+            h.drive(fixes)
+            checks += h.requests.filter { $0.reason == .traffic }.count
+            #expect(h.named("trafficReroute").isEmpty, "\(queries[i].id): \(h.named("trafficReroute").map { $0.jsonLine() })")
+            #expect(!h.prompts.contains { $0.text.contains("faster route") }, "\(queries[i].id)")
+            #expect(h.navigator.phase == .arrived, "\(queries[i].id)")
+        }
+        #expect(checks >= drives.count)
+    }
+}

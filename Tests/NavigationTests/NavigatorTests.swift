@@ -23,6 +23,8 @@ struct Harness {
     var events: [NavigationEvent] = []
     /// What was given to the speech engine, in order.
     var spoken: [Prompt] = []
+    /// Where speech was cut off: the number of events emitted by then.
+    var silenced: [Int] = []
     var requests: [RouteRequest] = []
     /// When false, route requests are collected but not answered.
     var answerRoutes = true
@@ -39,6 +41,7 @@ struct Harness {
             switch queue.removeFirst() {
             case .emit(let e): events.append(e)
             case .speak(let p): spoken.append(p)
+            case .silence: silenced.append(events.count)
             case .requestRoute(let r):
                 requests.append(r)
                 if answerRoutes { queue += navigator.handle(answer(r)) }
@@ -146,6 +149,9 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         let computed = h.named("routeComputed")
         #expect(computed.count == 2)
         if case let .routeComputed(reason, _, _, _, _)? = computed.last?.kind { #expect(reason == "reroute") }
+        // what was being said for the old route is cut off when the car leaves it
+        let offIndex = try #require(h.events.firstIndex { $0.name == "offRoute" })
+        #expect(h.silenced == [offIndex + 1])
         // the moving car is told what comes next on the new route, not to "head east"
         let afterReroute = try #require(h.prompts.first { $0.time >= computed[1].time })
         #expect(!afterReroute.text.hasPrefix("Head"), "\(afterReroute.text)")

@@ -182,6 +182,9 @@ import Testing
             let maneuvers = list.indices.filter { h.navigator.isAnnounced(list, $0) && list[$0].type != .arrive }.map { list[$0] }
             // (near it: a "now" prompt; a "turn in" prompt 300 m before does not count)
             let said = h.spoken.filter { $0.kind == .now }.flatMap { [$0.maneuver, $0.then].compactMap { $0 } }
+            // every prompt a whole sentence: no name left out of its phrase ("turn right to stay
+            // on ." in the short form), no bare "Continue."
+            for p in h.spoken { #expect(!p.text.contains(" .") && !p.text.contains(" ,") && p.text != "Continue.", "\(q.id): \(p.text)") }
             for t in maneuvers {
                 targets += 1
                 if said.contains(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {

@@ -1,5 +1,5 @@
 import Foundation
-import Speech
+@testable import Speech
 import TestSupport
 import Testing
 
@@ -83,6 +83,42 @@ struct WAVContents {
         #expect(whileOpen.samples.count == w.samples.count)
         #expect(w.sampleRate == 22050 && w.channels == 1)
         #expect(w.voicedSeconds() > 0.8)
+    }
+
+    /// `interrupt` (the car left the route the prompts were for): the prompt being synthesised
+    /// is not played, queued ones are dropped, and what is said next is heard at once.
+    @Test func interruptCutsThePromptForARouteLeft() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let wav = dir.file("cut.wav")
+        let events = Collector<SpeechEvent>()
+        let engine = SpeechEngine(output: .device("file:FILE=\(wav),FORMAT=wav")) { events.append($0) }
+        // a long prompt takes a while to synthesise (made ≈ 0.4 s long here): it is cut in the
+        // middle of that (a file PCM is not paced: played audio cannot be cut in a test)
+        func synthesisSeconds(_ text: String) throws -> Double {
+            try SpeechSynthesizer.withShared { s -> Double in
+                try s.setVoice("en-gb")
+                let t = Date()
+                _ = try s.synthesize(text)
+                return Date().timeIntervalSince(t)
+            }
+        }
+        let ten = try synthesisSeconds(Array(repeating: Self.sentence, count: 10).joined(separator: " "))
+        let long = Array(repeating: Self.sentence, count: min(150, max(10, Int(10 * 0.4 / max(ten, 0.001))))).joined(separator: " ")
+        let synthesis = try synthesisSeconds(long)
+        try #require(synthesis > 0.15, "synthesis of the long prompt took only \(synthesis) s")
+        engine.speak(Utterance(id: 1, text: long, voice: "en-gb"))
+        engine.speak(Utterance(id: 2, text: "Turn left.", voice: "en-gb"))
+        usleep(UInt32(min(synthesis / 3, 0.1) * 1_000_000))
+        engine.interrupt()
+        engine.speak(Utterance(id: 3, text: "In 200 metres, turn right.", voice: "en-gb"))
+        #expect(engine.waitUntilIdle(timeout: 20))
+        engine.shutdown()
+        let said = events.all.compactMap { e -> Int? in if case let .spoken(id, _, _, _, _) = e { return id }; return nil }
+        #expect(said == [3], "\(events.all)")
+        #expect(events.all.contains { if case .interrupted(1, _, 0) = $0 { return true }; return false }, "\(events.all)")
+        let w = try WAVContents(path: wav)
+        #expect(Double(w.samples.count) / 22050 < 3, "\(Double(w.samples.count) / 22050) s of audio: the long prompt was played")
     }
 
     /// No sound card: the output is reported unavailable once, and speaking goes on without a crash.
