@@ -193,8 +193,11 @@ public struct Navigator: Sendable {
                 }
                     // (a new name straight on needs no "then")
                     .flatMap { list[$0].isNameChangeOnly ? nil : $0 }
-                // (what follows is said short, as in the prompt plan)
-                let words = text.prompt(first, kind: .now, distanceMeters: 0, then: thenIndex.map { Navigator.bare(list[$0]) ?? list[$0] })
+                // (what follows is said short, as in the prompt plan, to a moving car; a parked
+                // one has the time to hear its name)
+                let parked = (lastPosition?.speedMetersPerSecond ?? 0) <= 2.5
+                let words = text.prompt(first, kind: .now, distanceMeters: 0,
+                                        then: thenIndex.map { parked ? list[$0] : Navigator.bare(list[$0]) ?? list[$0] })
                 speak(Prompt(text: words, locale: config.locale, kind: .now, maneuver: first, then: thenIndex.map { list[$0] }), time: time, &out)
                 if var g = guidance {
                     for i in announced { for k in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("0:\(i):\(k.rawValue)") } }
@@ -661,6 +664,10 @@ public struct Navigator: Sendable {
         return true
     }
 
+    /// A maneuver said as the "then" of the one before gets a "now" prompt of its own, as a
+    /// reminder, when that comes this long after the "then" prompt ended.
+    static let reminderAfterSeconds = 4.0
+
     /// Whether `b` comes too soon after `a` to be announced on its own once `a` is passed: then
     /// it is said with `a` ("..., then ...").
     func followsClosely(_ a: Maneuver, _ b: Maneuver, speed v: Double) -> Bool {
@@ -710,7 +717,11 @@ public struct Navigator: Sendable {
         // fix it might be too late (a window of one fix is missed on a jittery position)
         let nowAt = max(25, v * (speechSeconds(nowText) + margin + fixInterval))
         let turnInText = text.prompt(m, kind: .turnIn, distanceMeters: max(d, 50))
-        let turnInAt = max(150, v * 13) + v * speechSeconds(turnInText)
+        // (the "turn in" prompt is placed at the speed the car will have: near the route's
+        // expected speed when the car is much slower now, just after a turn; drivers keep a
+        // quarter below it in town)
+        let vt = max(v, 0.75 * routeSpeed)
+        let turnInAt = max(150, vt * 13) + vt * speechSeconds(turnInText)
 
         var kind: PromptKind?
         var chosen = ""
@@ -721,7 +732,7 @@ public struct Navigator: Sendable {
                 chosen = turnInText
             }
         } else if d <= nowAt {
-            if let end = g.thenEnds["\(legIndex):\(index)"], time - end < 8 {
+            if let end = g.thenEnds["\(legIndex):\(index)"], time - end < Navigator.reminderAfterSeconds {
                 // said as the "then" of the maneuver before a moment ago: not again
                 g.promptsGiven.insert(key(.now))
             } else if !g.promptsGiven.contains(key(.now)) {
@@ -729,12 +740,18 @@ public struct Navigator: Sendable {
                 // with what follows, that without the maneuver's names ("turn left, then ..."),
                 // the maneuver alone, without its names; too late even for that: nothing (a
                 // prompt after the turn is worse than none)
+                // (the maneuver with its names before what follows, when what follows can still
+                // have a prompt of its own)
                 let bare = Navigator.bare(m)
                 var forms: [(String, Maneuver?)] = [(nowText, then)]
-                if let t = then, let b = bare {
-                    forms.append((text.prompt(b, kind: .now, distanceMeters: 0, then: Navigator.bare(t) ?? t), t))
+                let alone = (text.prompt(m, kind: .now, distanceMeters: 0), Maneuver?.none)
+                if let t = then {
+                    let ownTime = t.distanceFromStartMeters - m.distanceFromStartMeters
+                        >= v * (speechSeconds(text.prompt(Navigator.bare(t) ?? t, kind: .now, distanceMeters: 0)) + margin)
+                    if ownTime { forms.append(alone) }
+                    if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0, then: Navigator.bare(t) ?? t), t)) }
+                    if !ownTime { forms.append(alone) }
                 }
-                if then != nil { forms.append((text.prompt(m, kind: .now, distanceMeters: 0), nil)) }
                 if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0), nil)) }
                 guard let form = forms.first(where: { d >= v * (speechSeconds($0.0) + 0.5) }) else {
                     g.promptsGiven.insert(key(.now))
@@ -746,12 +763,12 @@ public struct Navigator: Sendable {
         } else if d <= turnInAt {
             // only when it ends before the "now" prompt must start, and when there is something
             // to get ready for (a new name straight ahead is said once, unless a lane is to be taken)
-            // (at the speed the car will have: said at 15 km/h just after a turn, a long "turn in"
-            // prompt ended right before the "now" prompt at 45 km/h, the same words twice)
-            let vt = max(v, routeSpeed)
+            // (at the speed the car will have, with a pause of 1.5 s: said at 15 km/h just after a
+            // turn, a long "turn in" prompt ended right before the "now" prompt at 45 km/h, the
+            // same words twice)
             let nowAtThen = max(25, vt * (speechSeconds(nowText) + margin + fixInterval))
             if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil)
-                && d - vt * speechSeconds(turnInText) > nowAtThen + vt * 1 {
+                && d - vt * speechSeconds(turnInText) > nowAtThen + vt * 1.5 {
                 kind = .turnIn
                 chosen = turnInText
             }
