@@ -3,7 +3,7 @@ import Geo
 import Guidance
 import MapCompiler
 import MapData
-import Navigation
+@testable import Navigation
 import Positioning
 import Routing
 import Simulation
@@ -205,5 +205,37 @@ import Testing
         print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent)")
         #expect(targets >= 40)
         #expect(Double(announced) >= Double(targets) * 0.95, "\(silent)")
+    }
+}
+
+/// The short forms the prompt plan falls back on, in every language: the maneuver without its
+/// names ("turn left") and "…, then turn left" are whole sentences (no placeholder left empty,
+/// no "to stay on ." without its name).
+@Suite struct ShortFormTests {
+    @Test func shortFormsAreWholeSentencesInEveryLanguage() throws {
+        guard SharedData.isAvailable else { print(SharedData.missingMessage); return }
+        let map = try TestMaps.extract("heidelberg")
+        let router = try Router(map: map)
+        var maneuvers = [Maneuver]()
+        for q in try BenchQueries.load("heidelberg").prefix(10) {
+            let to = q.locations[q.locations.count - 1]
+            maneuvers += ManeuverBuilder(map: map).maneuvers(for: try router.route([q.locations[0], to]).legs[0], destination: to)
+        }
+        let pairs = zip(maneuvers, maneuvers.dropFirst()).compactMap { a, b -> (Maneuver, Maneuver)? in
+            guard let ba = Navigator.bare(a), let bb = Navigator.bare(b) else { return nil }
+            return (ba, bb)
+        }
+        #expect(pairs.count >= 50)
+        #expect(pairs.contains { $0.0.type == .continue })  // ("stay on" maneuvers among them)
+        for locale in GuidanceLocale.all {
+            let text = Instructions(locale: locale)
+            for (a, b) in pairs {
+                for s in [text.prompt(a, kind: .now, distanceMeters: 0), text.prompt(a, kind: .now, distanceMeters: 0, then: b)] {
+                    let broken = s.contains("{") || s.contains("  ") || s.contains(" .") || s.contains(" ,") || s.contains("()")
+                        || s.contains(" 。") || s.contains("،،")
+                    #expect(!broken, "\(locale.code): \(s)")
+                }
+            }
+        }
     }
 }
