@@ -31,6 +31,9 @@ public struct Navigator: Sendable {
         /// When a "..., then X" prompt that announced maneuver X ended (by "leg:index"): X gets a
         /// "now" prompt of its own only when that was a while ago.
         var thenEnds = [String: Double]()
+        /// When the "turn in" prompt of a maneuver ended (by "leg:index"): a "now" prompt soon
+        /// after it does not repeat the names just heard.
+        var turnInEnds = [String: Double]()
         var offRouteCount = 0
         /// Driving back along the route: where it started (metres along the leg) and for how many fixes.
         var backtrack: (from: Double, fixes: Int)?
@@ -180,6 +183,10 @@ public struct Navigator: Sendable {
                             guidance = g
                         }
                         speak(Prompt(text: words, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
+                        if var g = guidance {
+                            g.turnInEnds["0:\(target)"] = speakingUntil
+                            guidance = g
+                        }
                         if let p = lastPosition { track(p, &out) }
                         break
                     }
@@ -668,6 +675,9 @@ public struct Navigator: Sendable {
     /// reminder, when that comes this long after the "then" prompt ended.
     static let reminderAfterSeconds = 4.0
 
+    /// A "now" prompt this soon after the maneuver's "turn in" prompt ended leaves out the names.
+    static let namesHeardSeconds = 6.0
+
     /// Whether `b` comes too soon after `a` to be announced on its own once `a` is passed: then
     /// it is said with `a` ("..., then ...").
     func followsClosely(_ a: Maneuver, _ b: Maneuver, speed v: Double) -> Bool {
@@ -744,6 +754,11 @@ public struct Navigator: Sendable {
                 // have a prompt of its own)
                 let bare = Navigator.bare(m)
                 var forms: [(String, Maneuver?)] = [(nowText, then)]
+                // the names were heard a moment ago ("In 200 metres, turn right onto Plöck"): the
+                // "now" prompt is short ("Turn right"), as Google's is
+                if let end = g.turnInEnds["\(legIndex):\(index)"], time - end < Navigator.namesHeardSeconds, let b = bare {
+                    forms.insert((text.prompt(b, kind: .now, distanceMeters: 0, then: then.map { Navigator.bare($0) ?? $0 }), then), at: 0)
+                }
                 let alone = (text.prompt(m, kind: .now, distanceMeters: 0), Maneuver?.none)
                 if let t = then {
                     let ownTime = t.distanceFromStartMeters - m.distanceFromStartMeters
@@ -785,6 +800,7 @@ public struct Navigator: Sendable {
         if k == .now { g.promptsGiven.insert(key(.turnIn)); g.promptsGiven.insert(key(.prepare)) }
         if k == .turnIn { g.promptsGiven.insert(key(.prepare)) }
         speak(Prompt(text: chosen, locale: config.locale, kind: k, maneuver: m, then: k == .now ? then : nil), time: time, &out)
+        if k == .turnIn { g.turnInEnds["\(legIndex):\(index)"] = speakingUntil }
         if k == .now, let t = then, let ti = maneuvers.firstIndex(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {
             // announced: no far prompt of its own, and a "now" prompt only as a reminder when it
             // comes well after this one has ended (an arrival is still said on arrival)

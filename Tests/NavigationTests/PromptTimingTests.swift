@@ -164,7 +164,7 @@ import Testing
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let queries = try BenchQueries.load(extract).prefix(10)
-        var targets = 0, announced = 0, silent = [String]()
+        var targets = 0, announced = 0, silent = [String](), repeats = 0
         for (i, q) in queries.enumerated() {
             let from = q.locations[0], to = q.locations[q.locations.count - 1]
             var o = DriveSimulator.Options()
@@ -185,6 +185,16 @@ import Testing
             // every prompt a whole sentence: no name left out of its phrase ("turn right to stay
             // on ." in the short form), no bare "Continue."
             for p in h.spoken { #expect(!p.text.contains(" .") && !p.text.contains(" ,") && p.text != "Continue.", "\(q.id): \(p.text)") }
+            // a "now" prompt right after its "turn in" prompt does not repeat the names just heard
+            let timed = Array(zip(h.prompts.map(\.time), h.spoken))
+            for (x, y) in zip(timed, timed.dropFirst()) where x.1.kind == .turnIn && y.1.kind == .now {
+                guard let mx = x.1.maneuver, let my = y.1.maneuver, mx.distanceFromStartMeters == my.distanceFromStartMeters,
+                      !my.street.isEmpty, Navigator.bare(my) != nil else { continue }
+                if y.0 - (x.0 + h.navigator.speechSeconds(x.1.text)) < 3 {
+                    repeats += 1
+                    #expect(!y.1.text.contains(my.street), "\(q.id): '\(x.1.text)' then '\(y.1.text)'")
+                }
+            }
             for t in maneuvers {
                 targets += 1
                 if said.contains(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {
@@ -202,7 +212,7 @@ import Testing
                 #expect(p.distanceToNextMeters < 20 || p.legRemainingMeters < 35, "\(q.id): arrived with '\(Instructions(locale: GuidanceLocale.named("en-GB")!).text(next))' \(p.distanceToNextMeters) m ahead")
             }
         }
-        print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent)")
+        print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent); \(repeats) 'now' prompts right after their 'turn in' prompt, said short")
         #expect(targets >= 40)
         #expect(Double(announced) >= Double(targets) * 0.95, "\(silent)")
     }
