@@ -675,8 +675,9 @@ public struct Navigator: Sendable {
     /// reminder, when that comes this long after the "then" prompt ended.
     static let reminderAfterSeconds = 4.0
 
-    /// A "now" prompt this soon after the maneuver's "turn in" prompt ended leaves out the names.
-    static let namesHeardSeconds = 6.0
+    /// A "now" prompt leaves out the names when the maneuver's "turn in" prompt ended less than
+    /// this long before the car reaches the maneuver.
+    static let namesHeardSeconds = 15.0
 
     /// Whether `b` comes too soon after `a` to be announced on its own once `a` is passed: then
     /// it is said with `a` ("..., then ...").
@@ -722,7 +723,17 @@ public struct Navigator: Sendable {
         }
         // (what follows is said short, "..., then turn left": the long form is said early enough
         // to end before the first maneuver, and the longer it is the earlier that must be)
-        let nowText = m.type == .arrive ? "" : text.prompt(m, kind: .now, distanceMeters: 0, then: then.map { Navigator.bare($0) ?? $0 })
+        let thenWords = then.map { Navigator.bare($0) ?? $0 }
+        let fullNow = m.type == .arrive ? "" : text.prompt(m, kind: .now, distanceMeters: 0, then: thenWords)
+        // the names heard a moment ago in the "turn in" prompt ("In 200 metres, turn right onto
+        // Plöck after the traffic lights") are not said again: "Turn right after the traffic
+        // lights", as Google's prompt is; the landmark, the exit number stay. (A "turn in" prompt
+        // that ended less than `namesHeardSeconds` before the car reaches the maneuver; timed by
+        // its own length, the short form is said near the maneuver, not where the long one was due.)
+        let shortNow = m.type == .arrive ? nil
+            : Navigator.bare(m, keepingLandmark: true).map { text.prompt($0, kind: .now, distanceMeters: 0, then: thenWords) }
+        let namesHeard = g.turnInEnds["\(legIndex):\(index)"].map { time - $0 + d / v < Navigator.namesHeardSeconds } ?? false
+        let nowText = namesHeard ? shortNow ?? fullNow : fullNow
         // said when it ends `margin` before the maneuver, or earlier by up to one fix: at the next
         // fix it might be too late (a window of one fix is missed on a jittery position)
         let nowAt = max(25, v * (speechSeconds(nowText) + margin + fixInterval))
@@ -754,11 +765,6 @@ public struct Navigator: Sendable {
                 // have a prompt of its own)
                 let bare = Navigator.bare(m)
                 var forms: [(String, Maneuver?)] = [(nowText, then)]
-                // the names were heard a moment ago ("In 200 metres, turn right onto Plöck"): the
-                // "now" prompt is short ("Turn right"), as Google's is
-                if let end = g.turnInEnds["\(legIndex):\(index)"], time - end < Navigator.namesHeardSeconds, let b = bare {
-                    forms.insert((text.prompt(b, kind: .now, distanceMeters: 0, then: then.map { Navigator.bare($0) ?? $0 }), then), at: 0)
-                }
                 let alone = (text.prompt(m, kind: .now, distanceMeters: 0), Maneuver?.none)
                 if let t = then {
                     let ownTime = t.distanceFromStartMeters - m.distanceFromStartMeters
@@ -781,11 +787,16 @@ public struct Navigator: Sendable {
             // (at the speed the car will have, with a pause of 1.5 s: said at 15 km/h just after a
             // turn, a long "turn in" prompt ended right before the "now" prompt at 45 km/h, the
             // same words twice)
-            let nowAtThen = max(25, vt * (speechSeconds(nowText) + margin + fixInterval))
-            if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil)
-                && d - vt * speechSeconds(turnInText) > nowAtThen + vt * 1.5 {
+            // (after it, the "now" prompt is the short one; and where the whole "turn in" prompt
+            // does not fit, one without the names and the landmark may: "In 400 metres, turn
+            // right", the lanes kept)
+            let nowAtThen = max(25, vt * (speechSeconds(shortNow ?? fullNow) + margin + fixInterval))
+            var candidates = [turnInText]
+            if let b = Navigator.bare(m) { candidates.append(text.prompt(b, kind: .turnIn, distanceMeters: max(d, 50))) }
+            if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil),
+               let t = candidates.first(where: { d - vt * speechSeconds($0) > nowAtThen + vt * 1.5 }) {
                 kind = .turnIn
-                chosen = turnInText
+                chosen = t
             }
         } else if d <= prepareAt && v >= 20 && !m.isNameChangeOnly {
             let t = text.prompt(m, kind: .prepare, distanceMeters: d)
@@ -809,16 +820,17 @@ public struct Navigator: Sendable {
         }
     }
 
-    /// The maneuver without the names that make its text long (street, ref, signs, landmark),
-    /// for a "now" prompt that must be short; nil where nothing is left to say but "continue".
-    static func bare(_ m: Maneuver) -> Maneuver? {
+    /// The maneuver without the names that make its text long (street, ref, signs, and the
+    /// landmark unless `keepingLandmark`), for a prompt that must be short; nil where nothing is
+    /// left to say but "continue".
+    static func bare(_ m: Maneuver, keepingLandmark: Bool = false) -> Maneuver? {
         guard !m.isNameChangeOnly, m.type != .arrive, m.modifier != .straight || m.type == .roundabout || m.type == .rotary,
-              !m.street.isEmpty || !m.ref.isEmpty || !m.destination.isEmpty || m.landmark != nil else { return nil }
+              !m.street.isEmpty || !m.ref.isEmpty || !m.destination.isEmpty || (m.landmark != nil && !keepingLandmark) else { return nil }
         var b = m
         b.street = ""
         b.ref = ""
         b.destination = ""
-        b.landmark = nil
+        if !keepingLandmark { b.landmark = nil }
         b.rotaryName = ""
         b.staysOnRoad = false  // ("turn right to stay on ." without the name)
         return b
