@@ -824,7 +824,8 @@ public struct Navigator: Sendable {
     /// landmark unless `keepingLandmark`), for a prompt that must be short; nil where nothing is
     /// left to say but "continue".
     static func bare(_ m: Maneuver, keepingLandmark: Bool = false) -> Maneuver? {
-        guard !m.isNameChangeOnly, m.type != .arrive, m.modifier != .straight || m.type == .roundabout || m.type == .rotary,
+        // (not a merge: without its name, "merge" says neither where nor which side)
+        guard !m.isNameChangeOnly, m.type != .arrive, m.type != .merge, m.modifier != .straight || m.type == .roundabout || m.type == .rotary,
               !m.street.isEmpty || !m.ref.isEmpty || !m.destination.isEmpty || (m.landmark != nil && !keepingLandmark) else { return nil }
         var b = m
         b.street = ""

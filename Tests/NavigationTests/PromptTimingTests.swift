@@ -184,7 +184,9 @@ import Testing
             let said = h.spoken.filter { $0.kind == .now }.flatMap { [$0.maneuver, $0.then].compactMap { $0 } }
             // every prompt a whole sentence: no name left out of its phrase ("turn right to stay
             // on ." in the short form), no bare "Continue."
-            for p in h.spoken { #expect(!p.text.contains(" .") && !p.text.contains(" ,") && p.text != "Continue.", "\(q.id): \(p.text)") }
+            for p in h.spoken {
+                #expect(!p.text.contains(" .") && !p.text.contains(" ,") && p.text != "Continue." && !p.text.hasPrefix("Merge."), "\(q.id): \(p.text)")
+            }
             // a "now" prompt right after its "turn in" prompt does not repeat the names just heard
             let timed = Array(zip(h.prompts.map(\.time), h.spoken))
             for (x, y) in zip(timed, timed.dropFirst()) where x.1.kind == .turnIn && y.1.kind == .now {
@@ -236,6 +238,11 @@ import Testing
             return (ba, bb)
         }
         #expect(pairs.count >= 50)
+        // a merge keeps its name ("Merge onto B 37"): alone, "merge" says neither where nor which side
+        var merge = try #require(maneuvers.first { $0.type == .turn && !$0.street.isEmpty })
+        merge.type = .merge
+        merge.modifier = .slightLeft
+        #expect(Navigator.bare(merge) == nil)
         #expect(pairs.contains { $0.0.type == .continue })  // ("stay on" maneuvers among them)
         for locale in GuidanceLocale.all {
             let text = Instructions(locale: locale)
