@@ -211,7 +211,6 @@ public struct Instructions: Sendable {
         }
     }
 
-    /// Distances as drivers say them: 10 m steps below 100, 50 m steps up to 500, then 100 m steps.
     /// The far prompt's distance: the largest round distance (one said as it is, "1 kilometre",
     /// "1.5 kilometres", "three quarters of a mile") not beyond `meters`, so that a far prompt
     /// due at 1.25 km is said at 1 km rather than as "in 1.5 kilometres" 250 m short of it.
@@ -225,6 +224,7 @@ public struct Instructions: Sendable {
         }
     }
 
+    /// Distances as drivers say them: 10 m steps below 100, 50 m steps up to 500, then 100 m steps.
     static func roundedMeters(_ m: Double) -> Int {
         if m < 100 { return max(10, Int((m / 10).rounded()) * 10) }
         if m < 500 { return Int((m / 50).rounded()) * 50 }

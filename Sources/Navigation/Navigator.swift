@@ -166,7 +166,7 @@ public struct Navigator: Sendable {
                 }
                 // a car already moving (a reroute, a destination set on the way) is not told to
                 // "head north": it hears what comes next, or how far to go on
-                if first.type == .depart, (lastPosition?.speedMetersPerSecond ?? 0) > 2.5 {
+                if first.type == .depart, (lastPosition?.speedMetersPerSecond ?? 0) > Navigator.movingSpeed {
                     let target = spoken.first ?? (list.count - 1)
                     let m = list[target], d = m.distanceFromStartMeters
                     let nowSeconds = speechSeconds(text.prompt(m, kind: .now, distanceMeters: 0))
@@ -176,14 +176,11 @@ public struct Navigator: Sendable {
                     } else {
                         let words = d <= max(1000, v * 45) ? text.prompt(m, kind: .turnIn, distanceMeters: d)
                             : text.message("prompt.continue_for", distanceMeters: d)
+                        speak(Prompt(text: words, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
                         if d <= max(1000, v * 45), var g = guidance {
                             // far out, the usual "turn in" prompt still comes nearer the maneuver
                             let far = d > 2 * (max(150, v * 13) + v * speechSeconds(words))
                             for k in far ? [PromptKind.prepare] : [.prepare, .turnIn] { g.promptsGiven.insert("0:\(target):\(k.rawValue)") }
-                            guidance = g
-                        }
-                        speak(Prompt(text: words, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
-                        if var g = guidance {
                             g.turnInEnds["0:\(target)"] = speakingUntil
                             guidance = g
                         }
@@ -202,7 +199,7 @@ public struct Navigator: Sendable {
                     .flatMap { list[$0].isNameChangeOnly ? nil : $0 }
                 // (what follows is said short, as in the prompt plan, to a moving car; a parked
                 // one has the time to hear its name)
-                let parked = (lastPosition?.speedMetersPerSecond ?? 0) <= 2.5
+                let parked = (lastPosition?.speedMetersPerSecond ?? 0) <= Navigator.movingSpeed
                 let words = text.prompt(first, kind: .now, distanceMeters: 0,
                                         then: thenIndex.map { parked ? list[$0] : Navigator.bare(list[$0]) ?? list[$0] })
                 speak(Prompt(text: words, locale: config.locale, kind: .now, maneuver: first, then: thenIndex.map { list[$0] }), time: time, &out)
@@ -504,12 +501,8 @@ public struct Navigator: Sendable {
         let deadReckoned = p.estimated ? p.time - (lastRealFixTime ?? p.time) : 0
         // (with a turn still ahead, only the distance: "you have arrived" is not said before the
         // turn into the destination's street)
-        let turnAhead = maneuvers.indices.contains {
-            isAnnounced(maneuvers, $0) && maneuvers[$0].type != .arrive && maneuvers[$0].distanceFromStartMeters > g.alongMeters + 1
-        }
-        if legLeft <= config.arrivalDistanceMeters
-            || (!turnAhead && legLeft < 60 && p.coordinate.distance(to: end) <= config.arrivalDistanceMeters)
-            || (!turnAhead && legLeft < 60 && secondsLeft <= config.arrivalSeconds),
+        let nearEnd = legLeft < 60 && (p.coordinate.distance(to: end) <= config.arrivalDistanceMeters || secondsLeft <= config.arrivalSeconds)
+        if legLeft <= config.arrivalDistanceMeters || (nearEnd && !turnAhead(maneuvers, beyondMeters: g.alongMeters + 1)),
            deadReckoned <= config.arrivalMaxEstimatedSeconds {
             let isLast = g.legIndex == g.route.route.legs.count - 1
             let index = waypointBase + g.legIndex + 1
@@ -671,6 +664,20 @@ public struct Navigator: Sendable {
         return true
     }
 
+    /// Whether a maneuver the plan announces (not the arrival) lies beyond `meters` along the leg.
+    private func turnAhead(_ list: [Maneuver], beyondMeters meters: Double) -> Bool {
+        var i = list.count - 1
+        while i >= 0 && list[i].distanceFromStartMeters > meters {
+            if list[i].type != .arrive && isAnnounced(list, i) { return true }
+            i -= 1
+        }
+        return false
+    }
+
+    /// The speed above which a car counts as moving when a route starts: it is not told to
+    /// "head north", and what follows its first maneuver is said short.
+    static let movingSpeed = 2.5
+
     /// A maneuver said as the "then" of the one before gets a "now" prompt of its own, as a
     /// reminder, when that comes this long after the "then" prompt ended.
     static let reminderAfterSeconds = 4.0
@@ -730,10 +737,12 @@ public struct Navigator: Sendable {
         // lights", as Google's prompt is; the landmark, the exit number stay. (A "turn in" prompt
         // that ended less than `namesHeardSeconds` before the car reaches the maneuver; timed by
         // its own length, the short form is said near the maneuver, not where the long one was due.)
-        let shortNow = m.type == .arrive ? nil
-            : Navigator.bare(m, keepingLandmark: true).map { text.prompt($0, kind: .now, distanceMeters: 0, then: thenWords) }
+        // (built only where it is used: this runs on every fix within a kilometre of a maneuver)
+        let instructions = text
+        let shortNow = { m.type == .arrive ? nil
+            : Navigator.bare(m, keepingLandmark: true).map { instructions.prompt($0, kind: .now, distanceMeters: 0, then: thenWords) } }
         let namesHeard = g.turnInEnds["\(legIndex):\(index)"].map { time - $0 + d / v < Navigator.namesHeardSeconds } ?? false
-        let nowText = namesHeard ? shortNow ?? fullNow : fullNow
+        let nowText = namesHeard ? shortNow() ?? fullNow : fullNow
         // said when it ends `margin` before the maneuver, or earlier by up to one fix: at the next
         // fix it might be too late (a window of one fix is missed on a jittery position)
         let nowAt = max(25, v * (speechSeconds(nowText) + margin + fixInterval))
@@ -758,19 +767,18 @@ public struct Navigator: Sendable {
                 g.promptsGiven.insert(key(.now))
             } else if !g.promptsGiven.contains(key(.now)) {
                 // the longest form that still ends before the maneuver (half a second to spare):
-                // with what follows, that without the maneuver's names ("turn left, then ..."),
-                // the maneuver alone, without its names; too late even for that: nothing (a
-                // prompt after the turn is worse than none)
-                // (the maneuver with its names before what follows, when what follows can still
-                // have a prompt of its own)
+                // with what follows; the maneuver alone (first when what follows can still have
+                // a prompt of its own) or without its names with what follows ("turn left, then
+                // ..."); without its names alone; too late even for that: nothing (a prompt after
+                // the turn is worse than none)
                 let bare = Navigator.bare(m)
                 var forms: [(String, Maneuver?)] = [(nowText, then)]
-                let alone = (text.prompt(m, kind: .now, distanceMeters: 0), Maneuver?.none)
-                if let t = then {
+                if let t = then, let tw = thenWords {
+                    let alone = (text.prompt(m, kind: .now, distanceMeters: 0), Maneuver?.none)
                     let ownTime = t.distanceFromStartMeters - m.distanceFromStartMeters
-                        >= v * (speechSeconds(text.prompt(Navigator.bare(t) ?? t, kind: .now, distanceMeters: 0)) + margin)
+                        >= v * (speechSeconds(text.prompt(tw, kind: .now, distanceMeters: 0)) + margin)
                     if ownTime { forms.append(alone) }
-                    if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0, then: Navigator.bare(t) ?? t), t)) }
+                    if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0, then: tw), t)) }
                     if !ownTime { forms.append(alone) }
                 }
                 if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0), nil)) }
@@ -782,15 +790,13 @@ public struct Navigator: Sendable {
                 (chosen, then) = form
             }
         } else if d <= turnInAt {
-            // only when it ends before the "now" prompt must start, and when there is something
-            // to get ready for (a new name straight ahead is said once, unless a lane is to be taken)
-            // (at the speed the car will have, with a pause of 1.5 s: said at 15 km/h just after a
-            // turn, a long "turn in" prompt ended right before the "now" prompt at 45 km/h, the
-            // same words twice)
-            // (after it, the "now" prompt is the short one; and where the whole "turn in" prompt
-            // does not fit, one without the names and the landmark may: "In 400 metres, turn
-            // right", the lanes kept)
-            let nowAtThen = max(25, vt * (speechSeconds(shortNow ?? fullNow) + margin + fixInterval))
+            // only when it ends 1.5 s before the (short) "now" prompt must start, at the speed
+            // the car will have (said at 15 km/h just after a turn, a long "turn in" prompt ran
+            // into the "now" prompt at 45 km/h: the same words twice); where the whole prompt
+            // does not fit, one without the names may ("In 400 metres, turn right", lanes kept);
+            // and only with something to get ready for (a new name straight ahead is said once,
+            // unless a lane is to be taken)
+            let nowAtThen = max(25, vt * (speechSeconds(shortNow() ?? fullNow) + margin + fixInterval))
             var candidates = [turnInText]
             if let b = Navigator.bare(m) { candidates.append(text.prompt(b, kind: .turnIn, distanceMeters: max(d, 50))) }
             if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil),
