@@ -16,6 +16,8 @@ matchers, navigator). From the event logs:
   head_moving          "Head <compass>" said to a car moving faster than 3 m/s
   faster_route         "A faster route has been found" (there is no traffic here)
   continue_onto        prompts announcing a new name ("Continue onto ...")
+  arrive_unwarned      drives that arrive with no prompt before saying the destination is
+                       near ("In 100 metres, you will reach ...", "..., then you will reach ...")
 With --transcripts DIR one text file per drive: time, speed, prompt.
 
 Usage: python3 bench/prompt_drives.py [--drives 8] [--extracts monaco,andorra,liechtenstein,heidelberg] [--transcripts DIR]
@@ -40,7 +42,7 @@ def speech_seconds(text):
 
 
 totals = dict(drives=0, prompts=0, then=0, maneuvers=0, silent=0, back_to_back=0, now_early=0, head_moving=0,
-              faster_route=0, continue_onto=0)
+              faster_route=0, continue_onto=0, arrive_unwarned=0)
 leads = []
 with tempfile.TemporaryDirectory() as tmp:
     for x in a.extracts.split(","):
@@ -62,6 +64,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 totals["drives"] += 1
                 t0, speed, route, step = when(events[0]["t"]), 0.0, -1, None
                 steps, lines, last = {}, [], None  # (route, step) -> what happened at that maneuver
+                warned = False
                 for e in events:
                     t, kind = when(e["t"]) - t0, e["event"]
                     if kind == "position":
@@ -81,6 +84,7 @@ with tempfile.TemporaryDirectory() as tmp:
                         lines.append(f"{t:5.0f} {speed * 3.6:4.0f} km/h [{e['kind']}] {text}")
                         totals["prompts"] += 1
                         totals["faster_route"] += "faster route" in text
+                        warned = warned or "you will reach" in text
                         totals["continue_onto"] += text.startswith("Continue onto") or ", continue onto" in text
                         if e["maneuver"] == "depart" and speed > 3 and text.startswith("Head"):
                             totals["head_moving"] += 1
@@ -99,6 +103,8 @@ with tempfile.TemporaryDirectory() as tmp:
                         last = dict(kind=e["kind"], maneuver=e["maneuver"], text=text, t=t)
                     elif kind in ("offRoute", "arrived"):
                         lines.append(f"{t:5.0f} {kind}")
+                        if kind == "arrived" and not warned:
+                            totals["arrive_unwarned"] += 1
                 for s in steps.values():
                     if s["passed"] is None or s["next"] in ("arrive", "?") or s["next"].startswith(("exit r", "new name")):
                         continue

@@ -302,7 +302,13 @@ extension Instructions {
         case .now, .arrive:
             text = self.text(m, signs: false)
         }
-        if let n = next, kind == .now, n.type != .depart, n.type != .arrive {
+        if let n = next, kind == .now, n.type == .arrive {
+            // the destination right after the last turn: "Turn right onto Plöck, then you will
+            // reach your destination, on the left" (its own warning would come after the turn,
+            // too late to look for it)
+            let key = n.isWaypoint ? "prompt.then_waypoint" : n.side.map { "prompt.then_arrive." + $0.rawValue } ?? "prompt.then_arrive"
+            text = locale.phrase(key, ["instruction": text])
+        } else if let n = next, kind == .now, n.type != .depart {
             text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(self.text(n, signs: false))])
         }
         return text.capitalizedFirst + locale.fullStop

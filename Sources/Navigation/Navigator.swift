@@ -678,6 +678,9 @@ public struct Navigator: Sendable {
     /// "head north", and what follows its first maneuver is said short.
     static let movingSpeed = 2.5
 
+    /// The speed a car leaves a turn or a roundabout at, about 30 km/h, for what can be said after it.
+    static let turningSpeed = 8.0
+
     /// A maneuver said as the "then" of the one before gets a "now" prompt of its own, as a
     /// reminder, when that comes this long after the "then" prompt ended.
     static let reminderAfterSeconds = 4.0
@@ -724,9 +727,24 @@ public struct Navigator: Sendable {
 
         // the "now" prompt, with the next maneuver when it follows within a few seconds
         var then: Maneuver?
-        if let after = maneuvers.indices.first(where: { $0 > index && isAnnounced(maneuvers, $0) }).map({ maneuvers[$0] }),
-           after.type != .arrive, !after.isNameChangeOnly, followsClosely(m, after, speed: v) {
-            then = after
+        if let ai = maneuvers.indices.first(where: { $0 > index && isAnnounced(maneuvers, $0) }), m.type != .arrive,
+           !maneuvers[ai].isNameChangeOnly {
+            let after = maneuvers[ai]
+            if after.type != .arrive {
+                if followsClosely(m, after, speed: v) { then = after }
+            } else if g.thenEnds["\(legIndex):\(index)"] == nil {
+                // the destination close after the last turn, too close for its own "turn in" prompt
+                // once the car has turned, at the speed it turns at (the ring counts: that warning
+                // may come while the car drives round it):
+                // "Turn right, then you will reach your destination"; otherwise that warning came
+                // after the turn or never (not in the reminder of a maneuver said as a "then":
+                // the longer text would move it into the moments after that prompt)
+                let gap = after.distanceFromStartMeters - m.distanceFromStartMeters
+                let turns = m.type == .roundabout || m.type == .rotary || [.right, .sharpRight, .left, .sharpLeft, .uturn].contains(m.modifier)
+                let vAfter = turns ? min(v, Navigator.turningSpeed) : v
+                let warning = text.prompt(after, kind: .turnIn, distanceMeters: max(50, gap))
+                if gap <= vAfter * (speechSeconds(warning) + margin) + 20 { then = after }
+            }
         }
         // (what follows is said short, "..., then turn left": the long form is said early enough
         // to end before the first maneuver, and the longer it is the earlier that must be)

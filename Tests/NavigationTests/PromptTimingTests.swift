@@ -156,15 +156,16 @@ import Testing
 /// The prompt plan on drives as the appliance sees them: simulated drives with 3 m receiver
 /// noise, one fix a second, speeds that rise and fall with the road and the turns, through the
 /// position filter and the matchers. Every spoken maneuver passed must have been announced near
-/// it (its own "now" prompt, or as the "then" of the one before), and "you have arrived" must not
-/// come while a turn is still ahead.
+/// it (its own "now" prompt, or as the "then" of the one before), the destination must be
+/// announced before the car reaches it, and "you have arrived" must not come while a turn is
+/// still ahead.
 @Suite struct NoisyDrivePromptTests {
     @Test(arguments: ["heidelberg", "monaco", "andorra"])
     func everyManeuverIsAnnouncedAndArrivalComesLast(extract: String) throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let queries = try BenchQueries.load(extract).prefix(10)
-        var targets = 0, announced = 0, silent = [String](), repeats = 0
+        var targets = 0, announced = 0, silent = [String](), repeats = 0, warnedDrives = 0
         for (i, q) in queries.enumerated() {
             let from = q.locations[0], to = q.locations[q.locations.count - 1]
             var o = DriveSimulator.Options()
@@ -205,6 +206,14 @@ import Testing
                     silent.append("\(q.id): \(Instructions(locale: GuidanceLocale.named("en-GB")!).text(t))")
                 }
             }
+            // the destination is announced before the car reaches it: by a "turn in" prompt of its
+            // own, or with the last turn ("Turn right, then you will reach your destination"), or
+            // that last turn was itself said as the "then" of the one before
+            let last = maneuvers.last
+            let warned = h.spoken.contains { ($0.kind == .turnIn && $0.maneuver?.type == .arrive) || $0.then?.type == .arrive }
+            let chained = last.map { l in h.spoken.contains { $0.then?.distanceFromStartMeters == l.distanceFromStartMeters } } ?? false
+            if warned { warnedDrives += 1 }
+            #expect(warned || chained, "\(q.id): no warning of the destination; last prompts \(h.spoken.suffix(3).map(\.text))")
             // arrival: the progress on the fix before it has no turn ahead farther than a fix's drive,
             // short of the last metres
             let arrivedAt = try #require(h.events.firstIndex { $0.name == "arrived" }, "\(q.id) did not arrive")
@@ -214,7 +223,7 @@ import Testing
                 #expect(p.distanceToNextMeters < 20 || p.legRemainingMeters < 35, "\(q.id): arrived with '\(Instructions(locale: GuidanceLocale.named("en-GB")!).text(next))' \(p.distanceToNextMeters) m ahead")
             }
         }
-        print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent); \(repeats) 'now' prompts right after their 'turn in' prompt, said short")
+        print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent); \(repeats) 'now' prompts right after their 'turn in' prompt, said short; destination announced on \(warnedDrives) drives")
         #expect(targets >= 40)
         #expect(Double(announced) >= Double(targets) * 0.95, "\(silent)")
     }
@@ -222,7 +231,7 @@ import Testing
 
 /// The short forms the prompt plan falls back on, in every language: the maneuver without its
 /// names ("turn left") and "…, then turn left" are whole sentences (no placeholder left empty,
-/// no "to stay on ." without its name).
+/// no "to stay on ." without its name), and so is "…, then you will reach your destination".
 @Suite struct ShortFormTests {
     @Test func shortFormsAreWholeSentencesInEveryLanguage() throws {
         guard SharedData.isAvailable else { print(SharedData.missingMessage); return }
@@ -244,8 +253,21 @@ import Testing
         merge.modifier = .slightLeft
         #expect(Navigator.bare(merge) == nil)
         #expect(pairs.contains { $0.0.type == .continue })  // ("stay on" maneuvers among them)
+        // the destination as the "then" of the last turn, on either side, or a stop on the way
+        let arrival = try #require(maneuvers.first { $0.type == .arrive })
+        var arrivals = [arrival]
+        for side in [Side.left, .right] { var x = arrival; x.side = side; arrivals.append(x) }
+        var stop = arrival
+        stop.isWaypoint = true
+        arrivals.append(stop)
         for locale in GuidanceLocale.all {
             let text = Instructions(locale: locale)
+            let toArrival = arrivals.map { text.prompt(pairs[0].0, kind: .now, distanceMeters: 0, then: $0) }
+            #expect(Set(toArrival).count == 4, "\(locale.code): \(toArrival)")
+            for s in toArrival {
+                #expect(!s.contains("{") && !s.contains("  ") && !s.contains(" .") && !s.contains(" ,") && s.count > text.prompt(pairs[0].0, kind: .now, distanceMeters: 0).count + 5,
+                        "\(locale.code): \(s)")
+            }
             for (a, b) in pairs {
                 for s in [text.prompt(a, kind: .now, distanceMeters: 0), text.prompt(a, kind: .now, distanceMeters: 0, then: b)] {
                     let broken = s.contains("{") || s.contains("  ") || s.contains(" .") || s.contains(" ,") || s.contains("()")
