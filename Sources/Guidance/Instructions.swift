@@ -90,6 +90,15 @@ public struct Instructions: Sendable {
         return say(prefix + ".exit_n", m, ["n": locale.number(Double(exit))])
     }
 
+    /// "At the next roundabout, take the second exit": a roundabout or rotary with its exit
+    /// number and no name, said after another; nil for anything else.
+    private func nextRingExit(_ m: Maneuver) -> String? {
+        guard m.type == .roundabout || m.type == .rotary, let exit = m.exit, Instructions.wayName(m).isEmpty else { return nil }
+        let prefix = m.type == .rotary ? "rotary" : "roundabout"
+        if exit >= 1 && exit <= 10 { return locale.phrase(prefix + ".next", ["ordinal": locale.phrase("ordinal.\(exit)")]) }
+        return locale.phrase(prefix + ".exit_n.next", ["n": locale.number(Double(exit))])
+    }
+
     /// The instruction for a maneuver, as shown and spoken ("Turn left onto Hauptstraße").
     public func text(_ m: Maneuver) -> String { text(m, signs: true) }
 
@@ -309,7 +318,11 @@ extension Instructions {
             let key = n.isWaypoint ? "prompt.then_waypoint" : n.side.map { "prompt.then_arrive." + $0.rawValue } ?? "prompt.then_arrive"
             text = locale.phrase(key, ["instruction": text])
         } else if let n = next, kind == .now, n.type != .depart {
-            text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(self.text(n, signs: false))])
+            // a roundabout right after another is "the next roundabout": "At the roundabout, take
+            // the second exit onto CG-2, then at the next roundabout, take the second exit"
+            let rings: Set<ManeuverType> = [.roundabout, .rotary, .roundaboutTurn]
+            let nextText = rings.contains(m.type) ? nextRingExit(n) ?? self.text(n, signs: false) : self.text(n, signs: false)
+            text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(nextText)])
         }
         return text.capitalizedFirst + locale.fullStop
     }

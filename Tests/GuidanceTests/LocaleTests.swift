@@ -245,6 +245,30 @@ import Testing
         road.street = "Avigunda Sant Antoni; Avinguda Fiter i Rossell"
         road.ref = "CG-3"
         #expect(en.text(road) == "Turn right onto Avigunda Sant Antoni (CG-3)")
+        // a roundabout right after another is the next one; after a turn it is "the roundabout"
+        var ring = Maneuver(type: .roundabout, modifier: .straight, street: "CG-2", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        ring.exit = 2
+        var second = ring
+        second.street = ""
+        #expect(en.prompt(ring, kind: .now, distanceMeters: 0, then: second)
+            == "At the roundabout, take the second exit onto CG-2, then at the next roundabout, take the second exit.")
+        #expect(en.prompt(road, kind: .now, distanceMeters: 0, then: second) == "Turn right onto Avigunda Sant Antoni (CG-3), then at the roundabout, take the second exit.")
+        second.exit = 12
+        #expect(en.prompt(ring, kind: .now, distanceMeters: 0, then: second).hasSuffix("then at the next roundabout, take exit 12."))
+        let de = Instructions(locale: try #require(GuidanceLocale.named("de")))
+        #expect(de.prompt(ring, kind: .now, distanceMeters: 0, then: ring).contains("dann im Kreisverkehr"))  // (with its name: as it is)
+        second.exit = 3
+        #expect(de.prompt(ring, kind: .now, distanceMeters: 0, then: second).hasSuffix("dann im nächsten Kreisverkehr die dritte Ausfahrt nehmen."))
+        // in every language the part after "then" differs from the one after a turn
+        var turnFirst = ring
+        turnFirst.type = .turn
+        for locale in GuidanceLocale.all {
+            let text = Instructions(locale: locale)
+            let s = text.prompt(ring, kind: .now, distanceMeters: 0, then: second)
+            let t = text.prompt(turnFirst, kind: .now, distanceMeters: 0, then: second)
+            let afterRing = s.dropFirst(text.text(ring).count), afterTurn = t.dropFirst(text.text(turnFirst).count)
+            #expect(afterRing != afterTurn && !s.contains("{"), "\(locale.code): \(s) | \(t)")
+        }
     }
 }
 
