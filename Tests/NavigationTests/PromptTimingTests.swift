@@ -165,7 +165,7 @@ import Testing
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let queries = try BenchQueries.load(extract).prefix(10)
-        var targets = 0, announced = 0, silent = [String](), repeats = 0, warnedDrives = 0
+        var targets = 0, announced = 0, silent = [String](), repeats = 0, warnedDrives = 0, reminders = 0
         for (i, q) in queries.enumerated() {
             let from = q.locations[0], to = q.locations[q.locations.count - 1]
             var o = DriveSimulator.Options()
@@ -206,6 +206,17 @@ import Testing
                     silent.append("\(q.id): \(Instructions(locale: GuidanceLocale.named("en-GB")!).text(t))")
                 }
             }
+            // a maneuver said as the "then" of the one before gets a prompt of its own only as a
+            // reminder, at least `reminderAfterSeconds` after that prompt ended: not the same
+            // words again a moment later
+            for (i, x) in timed.enumerated() {
+                guard let t = x.1.then else { continue }
+                for y in timed[(i + 1)...] where y.1.maneuver?.distanceFromStartMeters == t.distanceFromStartMeters && y.1.maneuver?.type == t.type {
+                    reminders += 1
+                    #expect(y.0 - (x.0 + h.navigator.speechSeconds(x.1.text)) >= Navigator.reminderAfterSeconds - 1e-9,
+                            "\(q.id): '\(y.1.text)' at \(y.0) s, right after '\(x.1.text)' at \(x.0) s")
+                }
+            }
             // the destination is announced before the car reaches it: by a "turn in" prompt of its
             // own, or with the last turn ("Turn right, then you will reach your destination"), or
             // that last turn was itself said as the "then" of the one before
@@ -223,9 +234,33 @@ import Testing
                 #expect(p.distanceToNextMeters < 20 || p.legRemainingMeters < 35, "\(q.id): arrived with '\(Instructions(locale: GuidanceLocale.named("en-GB")!).text(next))' \(p.distanceToNextMeters) m ahead")
             }
         }
-        print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent); \(repeats) 'now' prompts right after their 'turn in' prompt, said short; destination announced on \(warnedDrives) drives")
+        print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent); \(repeats) 'now' prompts right after their 'turn in' prompt, said short; destination announced on \(warnedDrives) drives; \(reminders) reminders of a 'then'")
         #expect(targets >= 40)
         #expect(Double(announced) >= Double(targets) * 0.95, "\(silent)")
+    }
+}
+
+/// Which maneuvers the prompt plan says at all: a new name along the same ref is not (the signs
+/// say CG-3 all along), nor one onto a road with neither name nor ref; a new ref or a turn is.
+@Suite struct AnnouncedManeuverTests {
+    @Test func sameRefAndUnnamedNameChangesAreQuiet() {
+        let at = Coordinate(latitude: 42.5, longitude: 1.5)
+        func m(_ type: ManeuverType, _ mod: ManeuverModifier?, _ street: String, _ ref: String, _ along: Double) -> Maneuver {
+            Maneuver(type: type, modifier: mod, street: street, ref: ref, location: at, shapeIndex: 0, distanceFromStartMeters: along)
+        }
+        let list = [m(.depart, nil, "Avinguda Meritxell", "CG-3", 0),
+                    m(.newName, .straight, "Avigunda Sant Antoni", "CG-3", 400),   // same ref: quiet
+                    m(.newName, .straight, "Carrer Major", "CG-4", 900),           // new ref: said
+                    m(.newName, .straight, "", "", 1300),                          // no name, no ref: quiet
+                    m(.newName, .straight, "Carrer Nou", "", 1500),                // a name: said
+                    m(.turn, .left, "Carrer Nou", "", 1800),                       // a turn: said
+                    m(.arrive, nil, "", "", 2000)]
+        let nav = Navigator()
+        #expect(list.indices.map { nav.isAnnounced(list, $0) } == [false, false, true, false, true, true, true])
+        // a lane to take makes even a quiet name change worth a prompt
+        var laned = list
+        laned[1].lanes = [Lane(indications: ["straight"], valid: true), Lane(indications: ["right"], valid: false)]
+        #expect(nav.isAnnounced(laned, 1))
     }
 }
 
