@@ -296,7 +296,7 @@ public struct ManeuverBuilder: Sendable {
         let first = map.edge(edges[0].edge)
         result.append(Maneuver(type: .depart, modifier: nil, street: map.name(first.nameID), ref: map.name(first.refID),
                                location: leg.shape[0], shapeIndex: 0, distanceFromStartMeters: 0,
-                               bearingBefore: 0, bearingAfter: bearingOut(leg, shapeIndex: 0)))
+                               bearingBefore: 0, bearingAfter: departBearing(leg)))
         result[0].onFerry = first.flags.contains(.ferry)
         var k = 1
         var lastJunction: Int? = nil
@@ -1365,6 +1365,17 @@ public struct ManeuverBuilder: Sendable {
         var j = shapeIndex + 1
         while j < s.count - 1 && ruler.distance(s[shapeIndex], s[j]) < 20 { j += 1 }
         return ruler.bearing(s[shapeIndex], s[min(j, s.count - 1)])
+    }
+
+    /// The direction to set off in: along the first road only (20 m ahead, or its end when the
+    /// route turns sooner: 15 m before a right turn off an eastbound road is "head east", not
+    /// "head south").
+    func departBearing(_ leg: RouteLeg) -> Double {
+        let s = leg.shape
+        let end = leg.edgeShapeStart.count > 1 ? min(max(leg.edgeShapeStart[1], 1), s.count - 1) : s.count - 1
+        var j = 1
+        while j < end && ruler.distance(s[0], s[j]) < 20 { j += 1 }
+        return ruler.bearing(s[0], s[j])
     }
 
     func bearingIn(_ leg: RouteLeg, shapeIndex: Int) -> Double {

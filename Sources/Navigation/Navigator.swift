@@ -160,7 +160,11 @@ public struct Navigator: Sendable {
                 let v = max(lastPosition?.speedMetersPerSecond ?? 0, 3)
                 let spoken = list.indices.filter { $0 > 0 && isAnnounced(list, $0) && list[$0].type != .arrive }
                 var first = depart, announced = [Int]()
-                if let i1 = spoken.first, list[i1].distanceFromStartMeters < max(30, v * 2) {
+                // (not where the car's heading was unknown: a parked car may face either way, and
+                // "turn right" at the start is only right one way; "Head east on Mill Lane, then
+                // turn right onto Baixada del Molí" says which way to set off)
+                let headingKnown = guidance?.plannedWithoutHeading != true
+                if headingKnown, let i1 = spoken.first, list[i1].distanceFromStartMeters < max(30, v * 2) {
                     first = list[i1]
                     announced.append(i1)
                 }
