@@ -77,7 +77,7 @@ public struct Maneuver: Sendable, Equatable {
     var crossesOneWay = false
     /// No other road meets the junction: the road only bends onto a new name. Said without a
     /// direction ("continue onto B", never "turn left onto B" where there is nothing to turn into).
-    var atBend = false
+    public var atBend = false
     /// The leg's edge the maneuver leads onto (0 for depart).
     var edgeIndex = 0
     /// The name of a rotary (a large named roundabout), for the `rotary` type.

@@ -664,6 +664,8 @@ public struct Navigator: Sendable {
             // (nor onto a road without a name: "continue")
             if m.street.isEmpty && m.ref.isEmpty { return false }
             if !m.ref.isEmpty, i > 0, list[i - 1].ref == m.ref { return false }
+            // (nor where no other road meets: the road only changes its name, nothing to choose)
+            if m.atBend { return false }
         }
         return true
     }

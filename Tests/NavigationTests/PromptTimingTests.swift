@@ -241,7 +241,8 @@ import Testing
 }
 
 /// Which maneuvers the prompt plan says at all: a new name along the same ref is not (the signs
-/// say CG-3 all along), nor one onto a road with neither name nor ref; a new ref or a turn is.
+/// say CG-3 all along), nor one onto a road with neither name nor ref, nor one where no other
+/// road meets; a new ref at a junction, or a turn, is.
 @Suite struct AnnouncedManeuverTests {
     @Test func sameRefAndUnnamedNameChangesAreQuiet() {
         let at = Coordinate(latitude: 42.5, longitude: 1.5)
@@ -257,6 +258,10 @@ import Testing
                     m(.arrive, nil, "", "", 2000)]
         let nav = Navigator()
         #expect(list.indices.map { nav.isAnnounced(list, $0) } == [false, false, true, false, true, true, true])
+        // a new name where no other road meets (the road only changes its name) is not said either
+        var midRoad = list
+        midRoad[4].atBend = true
+        #expect(!nav.isAnnounced(midRoad, 4))
         // a lane to take makes even a quiet name change worth a prompt
         var laned = list
         laned[1].lanes = [Lane(indications: ["straight"], valid: true), Lane(indications: ["right"], valid: false)]
