@@ -160,11 +160,7 @@ public struct Navigator: Sendable {
                 let v = max(lastPosition?.speedMetersPerSecond ?? 0, 3)
                 let spoken = list.indices.filter { $0 > 0 && isAnnounced(list, $0) && list[$0].type != .arrive }
                 var first = depart, announced = [Int]()
-                // (not where the car's heading was unknown: a parked car may face either way, and
-                // "turn right" at the start is only right one way; "Head east on Mill Lane, then
-                // turn right onto Baixada del Molí" says which way to set off)
-                let headingKnown = guidance?.plannedWithoutHeading != true
-                if headingKnown, let i1 = spoken.first, list[i1].distanceFromStartMeters < max(30, v * 2) {
+                if let i1 = spoken.first, list[i1].distanceFromStartMeters < max(30, v * 2) {
                     first = list[i1]
                     announced.append(i1)
                 }
@@ -666,6 +662,11 @@ public struct Navigator: Sendable {
             if !m.ref.isEmpty, i > 0, list[i - 1].ref == m.ref { return false }
             // (nor where no other road meets: the road only changes its name, nothing to choose)
             if m.atBend { return false }
+            // (nor a return to the name last heard past name changes not said: "Continue onto
+            // Landstrasse" to a driver who heard "Turn right onto Landstrasse" and nothing since)
+            var k = i - 1
+            while k > 0 && list[k].isNameChangeOnly && !isAnnounced(list, k) { k -= 1 }
+            if k >= 0, k < i - 1, list[k].street == m.street, list[k].ref == m.ref { return false }
         }
         return true
     }

@@ -127,24 +127,16 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         }
     }
 
-    /// A route planned for a parked car (no heading yet) with its first turn right at the start:
-    /// the car may face either way, so the first prompt says which way to set off before the
-    /// turn; a car whose heading is known hears the turn itself.
-    @Test func parkedStartSaysWhichWayToSetOff() throws {
+    /// The direction to set off in is along the first road: 15 m before a right turn off an
+    /// eastbound road it is "head east" (taken 20 m ahead, past the turn, it was "head south").
+    @Test func departDirectionIsAlongTheFirstRoad() throws {
         let m = try TestMaps.demoTown()
         let p = LocalProjection(origin: DemoTown.origin)
         let nearC = p.unproject(LocalPoint(x: 30 * 20 - 15, y: 0))  // on Harbour Road, 15 m before c
-        func firstPrompt(course: Double?, speed: Double) throws -> String {
-            var h = Harness(map: m)
-            h.apply(.position(FilteredPosition(time: 0, coordinate: nearC, speedMetersPerSecond: speed, courseDegrees: course,
-                                               accuracyMeters: 3, estimated: false, mode: .threeD), nil))
-            h.apply(.setDestination([DemoTown.destination], time: 0))
-            return try #require(h.prompts.first).text
-        }
-        let parked = try firstPrompt(course: nil, speed: 0)
-        #expect(parked.hasPrefix("Head east on Harbour Road, then turn right"), "\(parked)")
-        let stopped = try firstPrompt(course: 90, speed: 0)
-        #expect(stopped.hasPrefix("Turn right"), "\(stopped)")
+        let leg = try Router(map: m).route([nearC, DemoTown.destination]).legs[0]
+        let list = ManeuverBuilder(map: m).maneuvers(for: leg, destination: DemoTown.destination)
+        #expect(Instructions().text(list[0]) == "Head east on Harbour Road")
+        #expect(list[1].type == .turn && list[1].modifier == .right && list[1].distanceFromStartMeters < 20)
     }
 
     /// The car goes straight on where the route turns: off route within 5 s and 50 m of leaving it,

@@ -242,7 +242,7 @@ import Testing
 
 /// Which maneuvers the prompt plan says at all: a new name along the same ref is not (the signs
 /// say CG-3 all along), nor one onto a road with neither name nor ref, nor one where no other
-/// road meets; a new ref at a junction, or a turn, is.
+/// road meets, nor a return to the name last heard; a new name or ref at a junction, or a turn, is.
 @Suite struct AnnouncedManeuverTests {
     @Test func sameRefAndUnnamedNameChangesAreQuiet() {
         let at = Coordinate(latitude: 42.5, longitude: 1.5)
@@ -262,6 +262,15 @@ import Testing
         var midRoad = list
         midRoad[4].atBend = true
         #expect(!nav.isAnnounced(midRoad, 4))
+        // nor a return, at a junction, to the name last heard past a change not said ("Turn right
+        // onto Landstrasse", Churerstrasse mid-road, then "Continue onto Landstrasse")
+        var back = [m(.depart, nil, "Feldkircher Strasse", "", 0), m(.turn, .right, "Landstrasse", "", 300),
+                    m(.newName, .straight, "Churerstrasse", "", 900), m(.newName, .straight, "Landstrasse", "", 1400),
+                    m(.arrive, nil, "", "", 2000)]
+        back[2].atBend = true
+        #expect(back.indices.map { nav.isAnnounced(back, $0) } == [false, true, false, false, true])
+        back[1].street = "Austrasse"
+        #expect(nav.isAnnounced(back, 3))
         // a lane to take makes even a quiet name change worth a prompt
         var laned = list
         laned[1].lanes = [Lane(indications: ["straight"], valid: true), Lane(indications: ["right"], valid: false)]
