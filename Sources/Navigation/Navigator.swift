@@ -720,7 +720,14 @@ public struct Navigator: Sendable {
     private mutating func schedulePrompts(_ g: inout Guidance, maneuvers: [Maneuver], nextIndex: Int, toNext: Double, speed: Double,
                                           routeSpeed: Double, fixInterval: Double, time: Double, _ out: inout [NavigatorEffect]) {
         guard let index = maneuvers.indices.first(where: { $0 >= nextIndex && isAnnounced(maneuvers, $0) }) else { return }
-        let m = maneuvers[index]
+        var m = maneuvers[index]
+        // "to stay on Route de Menton" only where the driver heard that name: after a name change
+        // not said (along the same ref, mid-road) it is "keep right onto Route de Menton"
+        if m.staysOnRoad {
+            var k = index - 1
+            while k > 0 && !isAnnounced(maneuvers, k) { k -= 1 }
+            if k >= 0, maneuvers[k].street != m.street { m.staysOnRoad = false }
+        }
         let d = toNext + (m.distanceFromStartMeters - maneuvers[nextIndex].distanceFromStartMeters)
         if time < speakingUntil { return }
         let v = max(speed, 3)

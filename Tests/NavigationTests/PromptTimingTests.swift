@@ -188,6 +188,11 @@ import Testing
             for p in h.spoken {
                 #expect(!p.text.contains(" .") && !p.text.contains(" ,") && p.text != "Continue." && !p.text.hasPrefix("Merge."), "\(q.id): \(p.text)")
             }
+            // "to stay on X" only where X was heard before (not after a name change left unsaid)
+            for (i, p) in h.spoken.enumerated() where p.text.contains(" to stay on ") {
+                let street = (p.maneuver?.street ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                #expect(street.isEmpty || h.spoken[..<i].contains { $0.text.contains(street) }, "\(q.id): '\(p.text)' but '\(street)' was never said")
+            }
             // a "now" prompt right after its "turn in" prompt does not repeat the names just heard
             let timed = Array(zip(h.prompts.map(\.time), h.spoken))
             for (x, y) in zip(timed, timed.dropFirst()) where x.1.kind == .turnIn && y.1.kind == .now {
