@@ -320,8 +320,8 @@ extension Instructions {
         } else if let n = next, kind == .now, n.type != .depart {
             // a roundabout right after another is "the next roundabout": "At the roundabout, take
             // the second exit onto CG-2, then at the next roundabout, take the second exit"
-            let rings: Set<ManeuverType> = [.roundabout, .rotary, .roundaboutTurn]
-            let nextText = rings.contains(m.type) ? nextRingExit(n) ?? self.text(n, signs: false) : self.text(n, signs: false)
+            let ring = m.type == .roundabout || m.type == .rotary || m.type == .roundaboutTurn
+            let nextText = ring ? nextRingExit(n) ?? self.text(n, signs: false) : self.text(n, signs: false)
             text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(nextText)])
         }
         return text.capitalizedFirst + locale.fullStop

@@ -664,11 +664,18 @@ public struct Navigator: Sendable {
             if m.atBend { return false }
             // (nor a return to the name last heard past name changes not said: "Continue onto
             // Landstrasse" to a driver who heard "Turn right onto Landstrasse" and nothing since)
-            var k = i - 1
-            while k > 0 && list[k].isNameChangeOnly && !isAnnounced(list, k) { k -= 1 }
-            if k >= 0, k < i - 1, list[k].street == m.street, list[k].ref == m.ref { return false }
+            let k = lastHeard(list, before: i)
+            if k < i - 1, list[k].street == m.street, list[k].ref == m.ref { return false }
         }
         return true
+    }
+
+    /// The maneuver before `i` whose names the driver last heard: the nearest one the plan
+    /// announces, or the start.
+    func lastHeard(_ list: [Maneuver], before i: Int) -> Int {
+        var k = i - 1
+        while k > 0 && !isAnnounced(list, k) { k -= 1 }
+        return max(k, 0)
     }
 
     /// Whether a maneuver the plan announces (not the arrival) lies beyond `meters` along the leg.
@@ -723,11 +730,7 @@ public struct Navigator: Sendable {
         var m = maneuvers[index]
         // "to stay on Route de Menton" only where the driver heard that name: after a name change
         // not said (along the same ref, mid-road) it is "keep right onto Route de Menton"
-        if m.staysOnRoad {
-            var k = index - 1
-            while k > 0 && !isAnnounced(maneuvers, k) { k -= 1 }
-            if k >= 0, maneuvers[k].street != m.street { m.staysOnRoad = false }
-        }
+        if m.staysOnRoad, maneuvers[lastHeard(maneuvers, before: index)].street != m.street { m.staysOnRoad = false }
         let d = toNext + (m.distanceFromStartMeters - maneuvers[nextIndex].distanceFromStartMeters)
         if time < speakingUntil { return }
         let v = max(speed, 3)
