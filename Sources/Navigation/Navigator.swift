@@ -652,29 +652,35 @@ public struct Navigator: Sendable {
     /// Whether the prompt plan says maneuver `i` of `list`: the spoken ones, but not a new name
     /// straight on along the same ref without a lane to take ("Continue onto Avinguda Sant Antoni
     /// (CG-3)" on the CG-3: the signs say CG-3 all along; the console shows the name), nor one
-    /// onto a road with neither name nor ref ("Continue.").
+    /// onto a road with neither name nor ref ("Continue."), nor one where no other road meets,
+    /// nor a return to the name last heard past such changes ("Continue onto Landstrasse" to a
+    /// driver who heard "Turn right onto Landstrasse" and nothing since).
     public func isAnnounced(_ list: [Maneuver], _ i: Int) -> Bool {
         let m = list[i]
-        guard m.isSpoken else { return false }
+        guard m.isSpoken, !isQuietNameChange(list, i) else { return false }
         if m.isNameChangeOnly, text.laneText(m) == nil {
-            // (nor onto a road without a name: "continue")
-            if m.street.isEmpty && m.ref.isEmpty { return false }
-            if !m.ref.isEmpty, i > 0, list[i - 1].ref == m.ref { return false }
-            // (nor where no other road meets: the road only changes its name, nothing to choose)
-            if m.atBend { return false }
-            // (nor a return to the name last heard past name changes not said: "Continue onto
-            // Landstrasse" to a driver who heard "Turn right onto Landstrasse" and nothing since)
             let k = lastHeard(list, before: i)
             if k < i - 1, list[k].street == m.street, list[k].ref == m.ref { return false }
         }
         return true
     }
 
-    /// The maneuver before `i` whose names the driver last heard: the nearest one the plan
-    /// announces, or the start.
+    /// A name change not said by what it is alone (without a lane to take): onto a road without
+    /// a name or ref, along the same ref, or where no other road meets.
+    private func isQuietNameChange(_ list: [Maneuver], _ i: Int) -> Bool {
+        let m = list[i]
+        guard m.isNameChangeOnly, text.laneText(m) == nil else { return false }
+        return (m.street.isEmpty && m.ref.isEmpty) || (!m.ref.isEmpty && i > 0 && list[i - 1].ref == m.ref) || m.atBend
+    }
+
+    /// The maneuver before `i` whose names the driver last heard: the nearest one said, or the
+    /// start. (By the rules that look at a maneuver alone: one quiet because it returns to the
+    /// name last heard carries that name, so stopping there finds the same name, and the walk
+    /// stays linear; through `isAnnounced` it recursed once per quiet name change before it,
+    /// 2^n calls on a run of n.)
     func lastHeard(_ list: [Maneuver], before i: Int) -> Int {
         var k = i - 1
-        while k > 0 && !isAnnounced(list, k) { k -= 1 }
+        while k > 0 && (!list[k].isSpoken || isQuietNameChange(list, k)) { k -= 1 }
         return max(k, 0)
     }
 
