@@ -755,13 +755,13 @@ public struct Navigator: Sendable {
             let after = maneuvers[ai]
             if after.type != .arrive {
                 if followsClosely(m, after, speed: v) { then = after }
-            } else if g.thenEnds["\(legIndex):\(index)"] == nil {
+            } else {
                 // the destination close after the last turn, too close for its own "turn in" prompt
                 // once the car has turned, at the speed it turns at (the ring counts: that warning
                 // may come while the car drives round it):
                 // "Turn right, then you will reach your destination"; otherwise that warning came
-                // after the turn or never (not in the reminder of a maneuver said as a "then":
-                // the longer text would move it into the moments after that prompt)
+                // after the turn or never (also in the reminder of a turn said as a "then", "Turn
+                // left, then you will reach your destination", which waits for its moment below)
                 let gap = after.distanceFromStartMeters - m.distanceFromStartMeters
                 let turns = m.type == .roundabout || m.type == .rotary || [.right, .sharpRight, .left, .sharpLeft, .uturn].contains(m.modifier)
                 let vAfter = turns ? min(v, Navigator.turningSpeed) : v
@@ -804,8 +804,14 @@ public struct Navigator: Sendable {
             }
         } else if d <= nowAt {
             if let end = g.thenEnds["\(legIndex):\(index)"], time - end < Navigator.reminderAfterSeconds {
-                // said as the "then" of the maneuver before a moment ago: not again
-                g.promptsGiven.insert(key(.now))
+                // said as the "then" of the maneuver before a moment ago: not again yet; the
+                // reminder waits for the end of those moments and is said then, in the longest form
+                // that still fits (at the turn, as Google and Mapbox say each maneuver again),
+                // else not at all. (Dropped when due in those moments, it was never said where the
+                // second turn came 8 s after the first prompt; and "Turn left, then you will reach
+                // your destination", due earlier for its length, never: the driver first heard of
+                // the destination on reaching it.)
+                return
             } else if !g.promptsGiven.contains(key(.now)) {
                 // the longest form that still ends before the maneuver (half a second to spare):
                 // with what follows; the maneuver alone (first when what follows can still have

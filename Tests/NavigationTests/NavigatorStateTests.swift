@@ -254,13 +254,7 @@ extension NavigatorStateTests {
         var checks = 0
         for i in drives {
             let from = queries[i].locations.first!, to = queries[i].locations.last!
-            var o = DriveSimulator.Options()
-            o.noiseMeters = 3
-            o.seed = 7
-            let fixes = DriveSimulator(map: m, options: o).drive(try Router(map: m).route([from, to]))
-            var h = Harness(map: m)
-            h.apply(.setDestination([to], time: fixes[0].time))
-            h.drive(fixes)
+            let h = try Harness.noisyDrive(m, from: from, to: to, seed: 7)
             checks += h.requests.filter { $0.reason == .traffic }.count
             #expect(h.named("trafficReroute").isEmpty, "\(queries[i].id): \(h.named("trafficReroute").map { $0.jsonLine() })")
             #expect(!h.prompts.contains { $0.text.contains("faster route") }, "\(queries[i].id)")

@@ -95,6 +95,22 @@ struct Matchers {
     }
 }
 
+extension Harness {
+    /// A simulated drive from `from` to `to` (3 m receiver noise, one fix a second, seeded) through
+    /// the pipeline, the destination set at its first fix.
+    static func noisyDrive(_ map: RoadMap, from: Coordinate, to: Coordinate, seed: UInt64,
+                           config: NavigatorConfig = NavigatorConfig()) throws -> Harness {
+        var o = DriveSimulator.Options()
+        o.noiseMeters = 3
+        o.seed = seed
+        let fixes = DriveSimulator(map: map, options: o).drive(try Router(map: map).route([from, to]))
+        var h = Harness(map: map, config: config)
+        h.apply(.setDestination([to], time: fixes[0].time))
+        h.drive(fixes)
+        return h
+    }
+}
+
 func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: UInt64 = 1) throws -> [GPSFix] {
     var o = DriveSimulator.Options()
     o.noiseMeters = noise

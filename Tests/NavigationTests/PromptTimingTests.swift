@@ -168,15 +168,9 @@ import Testing
         var targets = 0, announced = 0, silent = [String](), repeats = 0, warnedDrives = 0, reminders = 0
         for (i, q) in queries.enumerated() {
             let from = q.locations[0], to = q.locations[q.locations.count - 1]
-            var o = DriveSimulator.Options()
-            o.noiseMeters = 3
-            o.seed = UInt64(i + 7)
-            let fixes = DriveSimulator(map: m, options: o).drive(try Router(map: m).route([from, to]))
             var config = NavigatorConfig()
             config.distanceUpdateThresholdMeters = 0  // progress on every fix
-            var h = Harness(map: m, config: config)
-            h.apply(.setDestination([to], time: fixes[0].time))
-            h.drive(fixes)
+            let h = try Harness.noisyDrive(m, from: from, to: to, seed: UInt64(i + 7), config: config)
             // the route driven: the last one planned (a drive that starts the wrong way plans again)
             guard let route = h.navigator.route, h.named("offRoute").isEmpty else { continue }
             let list = route.maneuvers[0]
@@ -242,6 +236,41 @@ import Testing
         print("prompt plan on noisy \(extract) drives: \(announced) of \(targets) maneuvers announced; silent: \(silent); \(repeats) 'now' prompts right after their 'turn in' prompt, said short; destination announced on \(warnedDrives) drives; \(reminders) reminders of a 'then'")
         #expect(targets >= 40)
         #expect(Double(announced) >= Double(targets) * 0.95, "\(silent)")
+    }
+}
+
+/// A maneuver said as the "then" of the one before gets its reminder once the moments after that
+/// prompt have passed, if it still fits before the maneuver; when the destination follows it
+/// closely, that reminder says it ("Turn left, then you will reach your destination"), or the
+/// driver first hears of the destination on reaching it. (Dropped when it fell due in those
+/// moments, neither was said on these drives.)
+@Suite struct ThenReminderTests {
+    @Test(arguments: [("heidelberg", "heidelberg-0019"), ("liechtenstein", "liechtenstein-0001")])
+    func reminderOfAThenWaitsForItsMoment(extract: String, id: String) throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let m = try TestMaps.extract(extract)
+        let q = try #require(try BenchQueries.load(extract).first { $0.id == id })
+        let from = q.locations[0], to = q.locations[q.locations.count - 1]
+        let h = try Harness.noisyDrive(m, from: from, to: to, seed: 7)
+        let timed = Array(zip(h.prompts.map(\.time), h.spoken))
+        // reminders: prompts for a maneuver said before as a "then"
+        var reminders = [(Double, Prompt)]()
+        for (i, x) in timed.enumerated() {
+            guard let t = x.1.then, t.type != .arrive else { continue }
+            for y in timed[(i + 1)...] where y.1.kind == .now && y.1.maneuver?.distanceFromStartMeters == t.distanceFromStartMeters {
+                #expect(y.0 - (x.0 + h.navigator.speechSeconds(x.1.text)) >= Navigator.reminderAfterSeconds - 1e-9)
+                reminders.append(y)
+            }
+        }
+        print("\(id): reminders \(reminders.map(\.1.text))")
+        if id == "heidelberg-0019" {
+            // "Turn right, then turn left" 18 s before the arrival, the left 8 s later, the
+            // destination 45 m past it
+            #expect(reminders.contains { $0.1.then?.type == .arrive }, "\(id): the destination after the last turn was not said")
+        } else {
+            // "Turn left, then turn left", the second 7 s later: its reminder was due 3 s after the first
+            #expect(reminders.contains { $0.1.text == "Turn left to stay on Planknerstrasse." }, "\(id): \(reminders.map(\.1.text))")
+        }
     }
 }
 
