@@ -750,8 +750,19 @@ public struct Navigator: Sendable {
 
         // the "now" prompt, with the next maneuver when it follows within a few seconds
         var then: Maneuver?
-        if let ai = maneuvers.indices.first(where: { $0 > index && isAnnounced(maneuvers, $0) }), m.type != .arrive,
-           !maneuvers[ai].isNameChangeOnly {
+        let nextAnnounced = maneuvers.indices.first { $0 > index && isAnnounced(maneuvers, $0) }
+        // the speed after `m`: the car slows for a turn or a roundabout (the ring counts)
+        let turns = m.type == .roundabout || m.type == .rotary || [.right, .sharpRight, .left, .sharpLeft, .uturn].contains(m.modifier)
+        let vAfter = turns ? min(v, Navigator.turningSpeed) : v
+        // for the last maneuver, the seconds until "you have arrived" may be said (the arrival is
+        // taken 20 m or 3 s out): what is said for it ends a second before that, or runs into it
+        // ("Turn right." still playing as "You have arrived" starts, 5 m after the turn)
+        let arrivalIn = nextAnnounced.flatMap { ai -> Double? in
+            guard maneuvers[ai].type == .arrive, m.type != .arrive else { return nil }
+            let gap = maneuvers[ai].distanceFromStartMeters - m.distanceFromStartMeters
+            return d / v + max(0, gap - max(config.arrivalDistanceMeters, config.arrivalSeconds * vAfter)) / vAfter
+        }
+        if let ai = nextAnnounced, m.type != .arrive, !maneuvers[ai].isNameChangeOnly {
             let after = maneuvers[ai]
             if after.type != .arrive {
                 if followsClosely(m, after, speed: v) { then = after }
@@ -763,8 +774,6 @@ public struct Navigator: Sendable {
                 // after the turn or never (also in the reminder of a turn said as a "then", "Turn
                 // left, then you will reach your destination", which waits for its moment below)
                 let gap = after.distanceFromStartMeters - m.distanceFromStartMeters
-                let turns = m.type == .roundabout || m.type == .rotary || [.right, .sharpRight, .left, .sharpLeft, .uturn].contains(m.modifier)
-                let vAfter = turns ? min(v, Navigator.turningSpeed) : v
                 let warning = text.prompt(after, kind: .turnIn, distanceMeters: max(50, gap))
                 if gap <= vAfter * (speechSeconds(warning) + margin) + 20 { then = after }
             }
@@ -829,7 +838,9 @@ public struct Navigator: Sendable {
                     if !ownTime { forms.append(alone) }
                 }
                 if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0), nil)) }
-                guard let form = forms.first(where: { d >= v * (speechSeconds($0.0) + 0.5) }) else {
+                guard let form = forms.first(where: { f in
+                    d >= v * (speechSeconds(f.0) + 0.5) && arrivalIn.map { $0 >= speechSeconds(f.0) + 1 } ?? true
+                }) else {
                     g.promptsGiven.insert(key(.now))
                     return
                 }

@@ -158,7 +158,7 @@ import Testing
 /// position filter and the matchers. Every spoken maneuver passed must have been announced near
 /// it (its own "now" prompt, or as the "then" of the one before), the destination must be
 /// announced before the car reaches it, and "you have arrived" must not come while a turn is
-/// still ahead.
+/// still ahead, nor while the last turn's prompt is still being said.
 @Suite struct NoisyDrivePromptTests {
     @Test(arguments: ["heidelberg", "monaco", "andorra"])
     func everyManeuverIsAnnouncedAndArrivalComesLast(extract: String) throws {
@@ -224,6 +224,11 @@ import Testing
             let chained = last.map { l in h.spoken.contains { $0.then?.distanceFromStartMeters == l.distanceFromStartMeters } } ?? false
             if warned { warnedDrives += 1 }
             #expect(warned || chained, "\(q.id): no warning of the destination; last prompts \(h.spoken.suffix(3).map(\.text))")
+            // "you have arrived" does not start while the last turn's prompt is still being said
+            if let a = timed.lastIndex(where: { $0.1.kind == .arrive }), a > 0 {
+                let (t, p) = timed[a - 1]
+                #expect(t + h.navigator.speechSeconds(p.text) <= timed[a].0, "\(q.id): '\(p.text)' at \(t) s still playing at the arrival, \(timed[a].0) s")
+            }
             // arrival: the progress on the fix before it has no turn ahead farther than a fix's drive,
             // short of the last metres
             let arrivedAt = try #require(h.events.firstIndex { $0.name == "arrived" }, "\(q.id) did not arrive")
@@ -239,6 +244,13 @@ import Testing
     }
 }
 
+/// The drive bench/prompt_drives.py makes of benchmark query `id` (3 m receiver noise, seed 7).
+func benchDrive(_ extract: String, _ id: String) throws -> Harness {
+    let m = try TestMaps.extract(extract)
+    let q = try #require(try BenchQueries.load(extract).first { $0.id == id })
+    return try Harness.noisyDrive(m, from: q.locations[0], to: q.locations[q.locations.count - 1], seed: 7)
+}
+
 /// A maneuver said as the "then" of the one before gets its reminder once the moments after that
 /// prompt have passed, if it still fits before the maneuver; when the destination follows it
 /// closely, that reminder says it ("Turn left, then you will reach your destination"), or the
@@ -248,10 +260,7 @@ import Testing
     @Test(arguments: [("heidelberg", "heidelberg-0019"), ("liechtenstein", "liechtenstein-0001")])
     func reminderOfAThenWaitsForItsMoment(extract: String, id: String) throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
-        let m = try TestMaps.extract(extract)
-        let q = try #require(try BenchQueries.load(extract).first { $0.id == id })
-        let from = q.locations[0], to = q.locations[q.locations.count - 1]
-        let h = try Harness.noisyDrive(m, from: from, to: to, seed: 7)
+        let h = try benchDrive(extract, id)
         let timed = Array(zip(h.prompts.map(\.time), h.spoken))
         // reminders: prompts for a maneuver said before as a "then"
         var reminders = [(Double, Prompt)]()
@@ -271,6 +280,23 @@ import Testing
             // "Turn left, then turn left", the second 7 s later: its reminder was due 3 s after the first
             #expect(reminders.contains { $0.1.text == "Turn left to stay on Planknerstrasse." }, "\(id): \(reminders.map(\.1.text))")
         }
+    }
+}
+
+/// What is said for the last turn ends before "you have arrived" can start: with the destination
+/// a few metres past the turn, the reminder "Turn right." was still playing as the arrival was
+/// said (heidelberg-0010), "Turn slightly right onto Zwischenbäch, then you will reach your
+/// destination" ran 0.5 s into it (liechtenstein-0007).
+@Suite struct LastTurnPromptTests {
+    @Test(arguments: [("heidelberg", "heidelberg-0010"), ("liechtenstein", "liechtenstein-0007")])
+    func lastTurnPromptEndsBeforeTheArrival(extract: String, id: String) throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let h = try benchDrive(extract, id)
+        let timed = Array(zip(h.prompts.map(\.time), h.spoken))
+        let a = try #require(timed.lastIndex { $0.1.kind == .arrive })
+        let (t, p) = timed[a - 1]
+        print("\(id): '\(p.text)' ends \(timed[a].0 - t - h.navigator.speechSeconds(p.text)) s before the arrival")
+        #expect(t + h.navigator.speechSeconds(p.text) <= timed[a].0, "\(id): '\(p.text)' at \(t) s still playing at the arrival, \(timed[a].0) s")
     }
 }
 
