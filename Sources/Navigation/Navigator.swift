@@ -568,8 +568,11 @@ public struct Navigator: Sendable {
             request(.traffic, from: p, time: p.time, previous: edgesAhead(g), &out)
         }
 
-        // prompts for the next maneuver (on the estimate too: the route is known)
-        if phase == .tracking || phase == .uncertain {
+        // prompts for the next maneuver (on the estimate too: the route is known); none while the
+        // car looks off the route on fewer fixes than the policy needs to say so (at a missed
+        // turn, "In 200 metres, at the end of the road, turn left onto L 600" for the road not
+        // taken was said a second before the off-route, and cut off by the new route's prompt)
+        if phase == .tracking || phase == .uncertain, judged == nil {
             // (the time to the next fix: a "now" prompt is said at the last fix that still leaves time)
             let fixInterval = dt.isFinite ? min(max(dt, 0.2), 2) : 1
             // (the speed the route expects up to the next maneuver: a car that has just turned

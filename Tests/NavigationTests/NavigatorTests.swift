@@ -189,6 +189,32 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         #expect(h.navigator.phase == .arrived)
     }
 
+    /// While the car looks off the route on fewer fixes than the policy needs, no prompt starts:
+    /// coming back onto the route at the turn, the car turned left where the route turns right,
+    /// and "In 200 metres, at the end of the road, turn left onto L 600" for the road not taken
+    /// was said a second before the off-route (heidelberg-0010, the drive that misses its 2nd turn).
+    @Test func noPromptForTheRouteLeftWhileItIsBeingLeft() throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let m = try TestMaps.extract("heidelberg")
+        let q = try #require(try BenchQueries.load("heidelberg").first { $0.id == "heidelberg-0010" })
+        let to = q.locations[q.locations.count - 1]
+        var o = DriveSimulator.Options()
+        o.noiseMeters = 3
+        o.seed = 7
+        let sim = DriveSimulator(map: m, options: o)
+        let fixes = sim.drive(try sim.wrongTurn(from: q.locations[0], to: to, at: 2).driven)
+        var h = Harness(map: m)
+        h.apply(.setDestination([to], time: fixes[0].time))
+        h.drive(fixes)
+        let offs = h.named("offRoute")
+        #expect(!offs.isEmpty)
+        for off in offs {
+            let before = h.prompts.filter { $0.time < off.time && $0.time >= off.time - 2 }
+            #expect(before.isEmpty, "\(before.map(\.text)) just before leaving the route at \(off.time)")
+        }
+        #expect(h.navigator.phase == .arrived)
+    }
+
     @Test func viaWaypointThenDestination() throws {
         let m = try TestMaps.demoTown()
         let p = LocalProjection(origin: DemoTown.origin)
