@@ -170,14 +170,21 @@ public struct Navigator: Sendable {
                     let target = spoken.first ?? (list.count - 1)
                     let m = list[target], d = m.distanceFromStartMeters
                     let nowSeconds = speechSeconds(text.prompt(m, kind: .now, distanceMeters: 0))
-                    if m.type != .arrive, d <= v * (nowSeconds + config.promptMarginSeconds + 2) {
+                    // (a "turn in" prompt that leaves no room for the short "now" prompt after it
+                    // is not said: the "now" prompt, names and all, is said at once; "In 80 metres,
+                    // turn slightly left onto Avenue de la Costa at Parking de la Costa" took 7 s
+                    // at 30 km/h, and the turn went by with no "now" prompt)
+                    let near = d <= max(1000, v * 45)
+                    let turnIn = near ? text.prompt(m, kind: .turnIn, distanceMeters: d) : text.message("prompt.continue_for", distanceMeters: d)
+                    let shortNow = speechSeconds(text.prompt(Navigator.bare(m) ?? m, kind: .now, distanceMeters: 0))
+                    let noRoom = near && d - v * speechSeconds(turnIn) < v * (shortNow + config.promptMarginSeconds)
+                    if m.type != .arrive, d <= v * (nowSeconds + config.promptMarginSeconds + 2) || noRoom {
                         first = m
                         announced.append(target)
                     } else {
-                        let words = d <= max(1000, v * 45) ? text.prompt(m, kind: .turnIn, distanceMeters: d)
-                            : text.message("prompt.continue_for", distanceMeters: d)
+                        let words = turnIn
                         speak(Prompt(text: words, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
-                        if d <= max(1000, v * 45), var g = guidance {
+                        if near, var g = guidance {
                             // far out, the usual "turn in" prompt still comes nearer the maneuver
                             let far = d > 2 * (max(150, v * 13) + v * speechSeconds(words))
                             for k in far ? [PromptKind.prepare] : [.prepare, .turnIn] { g.promptsGiven.insert("0:\(target):\(k.rawValue)") }

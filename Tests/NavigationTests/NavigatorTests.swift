@@ -98,12 +98,14 @@ struct Matchers {
 extension Harness {
     /// A simulated drive from `from` to `to` (3 m receiver noise, one fix a second, seeded) through
     /// the pipeline, the destination set at its first fix.
+    /// With `missing` k, the car misses the route's k-th junction (`DriveSimulator.wrongTurn`).
     static func noisyDrive(_ map: RoadMap, from: Coordinate, to: Coordinate, seed: UInt64,
-                           config: NavigatorConfig = NavigatorConfig()) throws -> Harness {
+                           config: NavigatorConfig = NavigatorConfig(), missing k: Int? = nil) throws -> Harness {
         var o = DriveSimulator.Options()
         o.noiseMeters = 3
         o.seed = seed
-        let fixes = DriveSimulator(map: map, options: o).drive(try Router(map: map).route([from, to]))
+        let sim = DriveSimulator(map: map, options: o)
+        let fixes = sim.drive(try k.map { try sim.wrongTurn(from: from, to: to, at: $0).driven } ?? Router(map: map).route([from, to]))
         var h = Harness(map: map, config: config)
         h.apply(.setDestination([to], time: fixes[0].time))
         h.drive(fixes)
@@ -195,23 +197,26 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
     /// was said a second before the off-route (heidelberg-0010, the drive that misses its 2nd turn).
     @Test func noPromptForTheRouteLeftWhileItIsBeingLeft() throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
-        let m = try TestMaps.extract("heidelberg")
-        let q = try #require(try BenchQueries.load("heidelberg").first { $0.id == "heidelberg-0010" })
-        let to = q.locations[q.locations.count - 1]
-        var o = DriveSimulator.Options()
-        o.noiseMeters = 3
-        o.seed = 7
-        let sim = DriveSimulator(map: m, options: o)
-        let fixes = sim.drive(try sim.wrongTurn(from: q.locations[0], to: to, at: 2).driven)
-        var h = Harness(map: m)
-        h.apply(.setDestination([to], time: fixes[0].time))
-        h.drive(fixes)
+        let h = try benchDrive("heidelberg", "heidelberg-0010", missing: 2)
         let offs = h.named("offRoute")
         #expect(!offs.isEmpty)
         for off in offs {
             let before = h.prompts.filter { $0.time < off.time && $0.time >= off.time - 2 }
             #expect(before.isEmpty, "\(before.map(\.text)) just before leaving the route at \(off.time)")
         }
+        #expect(h.navigator.phase == .arrived)
+    }
+
+    /// The first prompt after a reroute is the "turn in" prompt of what comes next only where the
+    /// "now" prompt still fits after it; else the "now" prompt, names and all: "In 80 metres, turn
+    /// slightly left onto Avenue de la Costa at Parking de la Costa" took 7 s at 30 km/h and the
+    /// turn went by with no "now" prompt (monaco-0008, missing its 2nd turn).
+    @Test func firstPromptAfterARerouteLeavesRoomForTheTurn() throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let h = try benchDrive("monaco", "monaco-0008", missing: 2)
+        let rerouted = try #require(h.named("rerouted").first)
+        let first = try #require(h.prompts.first { $0.time >= rerouted.time })
+        #expect(first.kind == "now" && first.text.hasPrefix("Turn slightly left onto Avenue de la Costa"), "\(first)")
         #expect(h.navigator.phase == .arrived)
     }
 

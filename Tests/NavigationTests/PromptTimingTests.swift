@@ -245,10 +245,11 @@ import Testing
 }
 
 /// The drive bench/prompt_drives.py makes of benchmark query `id` (3 m receiver noise, seed 7).
-func benchDrive(_ extract: String, _ id: String) throws -> Harness {
+/// With `missing` k, the car misses the k-th junction, as the script's "-wrong" drives.
+func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -> Harness {
     let m = try TestMaps.extract(extract)
     let q = try #require(try BenchQueries.load(extract).first { $0.id == id })
-    return try Harness.noisyDrive(m, from: q.locations[0], to: q.locations[q.locations.count - 1], seed: 7)
+    return try Harness.noisyDrive(m, from: q.locations[0], to: q.locations[q.locations.count - 1], seed: 7, missing: k)
 }
 
 /// A maneuver said as the "then" of the one before gets its reminder once the moments after that
