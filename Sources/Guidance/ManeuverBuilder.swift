@@ -1340,8 +1340,14 @@ public struct ManeuverBuilder: Sendable {
             last -= 1
         }
         let end = g[last]
-        var i = last - 1
-        while i > 0 && ruler.distance(g[i], end) < ManeuverBuilder.lookahead { i -= 1 }
+        // (20 m along the road, not as the crow flies: round a tight loop, a spiral ramp or a
+        // hairpin, the point 20 m away in a straight line lies back across the loop, and the
+        // bearing from it had a left turn off Rue Plati, Monaco, come out as straight on)
+        var i = last - 1, along = ruler.distance(g[i], end)
+        while i > 0 && along < ManeuverBuilder.lookahead {
+            along += ruler.distance(g[i - 1], g[i])
+            i -= 1
+        }
         return ruler.bearing(g[i], end)
     }
 
@@ -1355,16 +1361,24 @@ public struct ManeuverBuilder: Sendable {
             first = 1
         }
         let start = g[first]
-        var i = first + 1
-        while i < g.count - 1 && ruler.distance(start, g[i]) < ManeuverBuilder.lookahead { i += 1 }
+        var i = first + 1, along = ruler.distance(start, g[i])
+        while i < g.count - 1 && along < ManeuverBuilder.lookahead {
+            along += ruler.distance(g[i], g[i + 1])
+            i += 1
+        }
         return ruler.bearing(start, g[i])
     }
 
     func bearingOut(_ leg: RouteLeg, shapeIndex: Int) -> Double {
         let s = leg.shape
-        var j = shapeIndex + 1
-        while j < s.count - 1 && ruler.distance(s[shapeIndex], s[j]) < 20 { j += 1 }
-        return ruler.bearing(s[shapeIndex], s[min(j, s.count - 1)])
+        guard shapeIndex + 1 < s.count else { return ruler.bearing(s[max(0, shapeIndex - 1)], s[shapeIndex]) }
+        // (20 m along the route, as `bearingOut(_:)`)
+        var j = shapeIndex + 1, along = ruler.distance(s[shapeIndex], s[j])
+        while j < s.count - 1 && along < 20 {
+            along += ruler.distance(s[j], s[j + 1])
+            j += 1
+        }
+        return ruler.bearing(s[shapeIndex], s[j])
     }
 
     /// The direction to set off in: along the first road only (20 m ahead, or its end when the
@@ -1373,16 +1387,24 @@ public struct ManeuverBuilder: Sendable {
     func departBearing(_ leg: RouteLeg) -> Double {
         let s = leg.shape
         let end = leg.edgeShapeStart.count > 1 ? min(max(leg.edgeShapeStart[1], 1), s.count - 1) : s.count - 1
-        var j = 1
-        while j < end && ruler.distance(s[0], s[j]) < 20 { j += 1 }
+        var j = 1, along = ruler.distance(s[0], s[1])
+        while j < end && along < 20 {
+            along += ruler.distance(s[j], s[j + 1])
+            j += 1
+        }
         return ruler.bearing(s[0], s[j])
     }
 
     func bearingIn(_ leg: RouteLeg, shapeIndex: Int) -> Double {
         let s = leg.shape
-        var j = shapeIndex - 1
-        while j > 0 && ruler.distance(s[j], s[shapeIndex]) < 20 { j -= 1 }
-        return ruler.bearing(s[max(0, j)], s[shapeIndex])
+        guard shapeIndex > 0 else { return bearingOut(leg, shapeIndex: 0) }
+        // (20 m along the route, as `bearingIn(_:)`)
+        var j = shapeIndex - 1, along = ruler.distance(s[j], s[shapeIndex])
+        while j > 0 && along < 20 {
+            along += ruler.distance(s[j - 1], s[j])
+            j -= 1
+        }
+        return ruler.bearing(s[j], s[shapeIndex])
     }
 
     /// Side of the road the destination lies on, from the last stretch of the leg.

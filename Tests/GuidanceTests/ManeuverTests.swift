@@ -964,6 +964,18 @@ import Testing
                   .init("ef", [("highway", "residential"), ("name", "Other Road")])], to: "f") == ["depart", "turn sharp right", "arrive"])
     }
 
+    /// A road's direction at a junction is taken 20 m along it, not 20 m as the crow flies: round
+    /// the spiral of Rue Plati (Monaco), the point 20 m away in a straight line lay back across the
+    /// loop, and the left turn onto Avenue Crovetto-Frères came out as "continue onto".
+    @Test func directionsAreTakenAlongTheRoad() throws {
+        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+        let map = try TestMaps.extract("monaco")
+        let from = Coordinate(latitude: 43.7330, longitude: 7.4150), to = Coordinate(latitude: 43.7329, longitude: 7.4162)
+        let list = ManeuverBuilder(map: map).maneuvers(for: try Router(map: map).route([from, to]).legs[0], destination: to)
+        let m = try #require(list.first { $0.street == "Avenue Crovetto-Frères" })
+        #expect(m.type == .turn && m.modifier == .left, "\(m.type) \(String(describing: m.modifier))")
+    }
+
     @Test(arguments: [(35.0, "40 metres"), (280.0, "300 metres"), (460.0, "450 metres"), (1240.0, "1 kilometre"), (2600.0, "2.5 kilometres")])
     func spokenMetricDistances(meters: Double, spoken: String) {
         #expect(Instructions(units: .metric).spokenDistance(meters) == spoken)
