@@ -14,6 +14,16 @@ public struct GuidanceLocale: Sendable {
     /// The word "de" elided before a name beginning with a vowel ("au niveau d'Audi"; French,
     /// Catalan).
     let elidesDe: Bool
+    /// A verb-second language's word for "then", said after the verb of what follows ("Ga linksaf
+    /// en ga daarna rechtsaf", not "…, daarna ga rechtsaf"; Dutch, Swedish); `prompt.then` joins the
+    /// two with "and".
+    let thenAdverb: String?
+    /// A landmark goes after the instruction's verb ("Ga bij de verkeerslichten rechtsaf naar …"),
+    /// not at its end, where it seemed to belong to the last name said (Dutch).
+    let landmarkAfterVerb: Bool
+    /// A preposition before a name that begins with an article takes the article in ("sulla
+    /// Carrera Nova", not "su la Carrera Nova"; Italian).
+    let contractsArticles: Bool
     let phrases: [String: String]
     let leadWords: Set<String>
 
@@ -60,8 +70,11 @@ public struct GuidanceLocale: Sendable {
         lowerFirst = merged["lower_first"] as? Bool ?? true
         decimal = merged["decimal"] as? String ?? "."
         elidesDe = merged["elide_de"] as? Bool ?? false
+        thenAdverb = merged["then_adverb"] as? String
+        landmarkAfterVerb = merged["landmark_after_verb"] as? Bool ?? false
+        contractsArticles = merged["contract_articles"] as? Bool ?? false
         var p = [String: String]()
-        for (k, v) in merged where !["base", "voice", "lower_first", "decimal", "elide_de"].contains(k) {
+        for (k, v) in merged where !GuidanceLocale.settings.contains(k) {
             guard let s = v as? String else { throw LocaleError.notText(k) }
             p[k] = s
         }
@@ -69,6 +82,10 @@ public struct GuidanceLocale: Sendable {
         // (the words a phrase or a modifier begins with, not a placeholder: what `embedded` may lower)
         leadWords = Set(p.values.filter { !$0.hasPrefix("{") }.map(GuidanceLocale.firstWord))
     }
+
+    /// The keys of a table that are settings, not phrases.
+    static let settings: Set<String> = ["base", "voice", "lower_first", "decimal", "elide_de", "then_adverb", "landmark_after_verb",
+                                        "contract_articles"]
 
     /// A phrase with its placeholders filled; the English phrase when this table lacks the key.
     public func phrase(_ key: String, _ values: [String: String] = [:]) -> String {
@@ -79,9 +96,38 @@ public struct GuidanceLocale: Sendable {
                 out = out.replacingOccurrences(of: " de {\(name)}", with: " d'{\(name)}")
                 if out.hasPrefix("De {\(name)}") { out = "D'" + out.dropFirst(3) }
             }
+            if contractsArticles { out = GuidanceLocale.contractingArticle(of: value, before: "{\(name)}", in: out) }
             out = out.replacingOccurrences(of: "{\(name)}", with: value)
         }
         return out
+    }
+
+    /// Italian articulated prepositions: the stem of each preposition and the ending each article
+    /// gives it ("su" + "la" = "sulla", "in" + "il" = "nel", "di" + "l'" = "dell'").
+    private static let prepositionStems = ["su": "su", "in": "ne", "di": "de", "a": "a", "da": "da"]
+    private static let articleEndings = ["il": "l", "lo": "llo", "la": "lla", "i": "i", "gli": "gli", "le": "lle"]
+
+    /// `template` with "su {way_name}" made "sulla Carrera Nova" where the name begins with an
+    /// article ("la Carrera Nova", "La Rambla"), the article taken into the preposition.
+    static func contractingArticle(of value: String, before placeholder: String, in template: String) -> String {
+        let article = value.prefix { $0 != " " && $0 != "'" && $0 != "’" }
+        let lower = article.lowercased()
+        let elided = value.dropFirst(article.count).first.map { $0 == "'" || $0 == "’" } ?? false
+        let ending: String
+        if elided, lower == "l" { ending = "ll'" } else if let e = articleEndings[lower], value.dropFirst(article.count).first == " " { ending = e } else { return template }
+        let rest = value.dropFirst(article.count + 1)
+        guard !rest.isEmpty else { return template }
+        var out = template
+        for (prep, stem) in prepositionStems {
+            for p in [prep, prep.prefix(1).uppercased() + prep.dropFirst()] {
+                let before = p + " " + placeholder
+                guard let r = out.range(of: before), r.lowerBound == out.startIndex || out[out.index(before: r.lowerBound)] == " " else { continue }
+                let contracted = (p.first!.isUppercase ? stem.prefix(1).uppercased() + stem.dropFirst() : stem) + ending
+                out.replaceSubrange(r, with: contracted + (ending.hasSuffix("'") ? "" : " ") + rest)
+                return out
+            }
+        }
+        return template
     }
 
     /// Initials before which "de" is elided (an "h" is left alone: it may be aspirated).

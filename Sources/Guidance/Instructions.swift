@@ -167,16 +167,33 @@ public struct Instructions: Sendable {
         }
         let ring: Set<ManeuverType> = [.roundabout, .rotary, .roundaboutTurn, .exitRoundabout, .exitRotary, .depart, .arrive]
         if !ring.contains(m.type), let lm = m.landmark {
-            let inner = locale.embedded(s)
-            switch lm {
-            case .trafficSignals: s = locale.phrase("landmark.at_signals", ["instruction": inner])
-            case .trafficSignalsBefore: s = locale.phrase("landmark.after_signals", ["instruction": inner])
-            case .stopSign: s = locale.phrase("landmark.at_stop", ["instruction": inner])
-            case .place(let name, let after):
-                s = locale.phrase(after ? "landmark.after_place" : "landmark.at_place", ["instruction": inner, "place": name])
+            var values = ["instruction": locale.embedded(s)]
+            if case .place(let name, _) = lm { values["place"] = name }
+            let key = Instructions.landmarkKey(lm)
+            if locale.landmarkAfterVerb, let t = locale.template(key), t.hasPrefix("{instruction}") {
+                // (after the verb: "Ga bij de verkeerslichten rechtsaf naar Dilsberger Straße")
+                values["instruction"] = ""
+                s = Instructions.afterFirstWord(s, insert: locale.phrase(key, values).trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
+            } else {
+                s = locale.phrase(key, values)
             }
         }
         return s.capitalizedFirst
+    }
+
+    static func landmarkKey(_ lm: Landmark) -> String {
+        switch lm {
+        case .trafficSignals: return "landmark.at_signals"
+        case .trafficSignalsBefore: return "landmark.after_signals"
+        case .stopSign: return "landmark.at_stop"
+        case .place(_, let after): return after ? "landmark.after_place" : "landmark.at_place"
+        }
+    }
+
+    /// `s` with `insert` after its first word ("ga linksaf" → "ga daarna linksaf").
+    static func afterFirstWord(_ s: String, insert: String) -> String {
+        guard let space = s.firstIndex(of: " ") else { return s + " " + insert }
+        return String(s[..<space]) + " " + insert + String(s[space...])
     }
 
     /// A distance as a driver hears it, rounded to a natural value ("300 metres", "half a mile").
@@ -302,7 +319,11 @@ extension Instructions {
                     text = locale.phrase(m.side.map { "prompt.arrive_in." + $0.rawValue } ?? "prompt.arrive_in", ["distance": d])
                 }
             } else {
-                text = locale.phrase("prompt.in", ["distance": d, "instruction": locale.embedded(self.text(m))])
+                // (where the instruction begins with its landmark, a pause after the distance: "In
+                // 300 Metern, nach der Ampel rechts abbiegen", not "in 300 metres after the lights")
+                let leads = m.landmark.map { locale.template(Instructions.landmarkKey($0)).map { !$0.hasPrefix("{instruction}") } ?? false } ?? false
+                let pause = leads && !ManeuverBuilder.ringTypes.contains(m.type) && locale.template("prompt.in")?.contains("{distance} {instruction}") == true
+                text = locale.phrase("prompt.in", ["distance": d + (pause ? "," : ""), "instruction": locale.embedded(self.text(m))])
                 // the lanes to take, while there is time to change lanes (not in the "now" prompt)
                 if let lanes = laneText(m) {
                     return text.capitalizedFirst + locale.fullStop + (locale.fullStop == "." ? " " : "") + lanes.capitalizedFirst + locale.fullStop
@@ -322,7 +343,10 @@ extension Instructions {
             // the second exit onto CG-2, then at the next roundabout, take the second exit"
             let ring = m.type == .roundabout || m.type == .rotary || m.type == .roundaboutTurn
             let nextText = ring ? nextRingExit(n) ?? self.text(n, signs: false) : self.text(n, signs: false)
-            text = locale.phrase("prompt.then", ["instruction": text, "next": locale.embedded(nextText)])
+            var next = locale.embedded(nextText)
+            // (a verb-second language's "then" after the verb: "…en ga daarna linksaf")
+            if let adverb = locale.thenAdverb { next = Instructions.afterFirstWord(next, insert: adverb) }
+            text = locale.phrase("prompt.then", ["instruction": text, "next": next])
         }
         return text.capitalizedFirst + locale.fullStop
     }

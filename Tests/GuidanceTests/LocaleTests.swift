@@ -273,6 +273,47 @@ import Testing
 }
 
 extension LocaleTests {
+    /// What a native-speaking review of 16 drives in eight languages found wrong: Dutch and
+    /// Swedish "then" is said after the verb of what follows ("…, daarna ga linksaf" is no Dutch
+    /// word order), a Dutch landmark after the verb, not at the end where it seemed to belong to the
+    /// last name; Italian prepositions take a name's article in ("su la Carrera Nova"); a distance
+    /// before an instruction that begins with its landmark is followed by a pause ("In 300 Metern
+    /// nach der Ampel" read as 300 m after the lights); Polish and Russian say "a kilometre"
+    /// without "one".
+    @Test func wordOrderAndContractionsAsNativeSpeakersSayThem() throws {
+        let at = Coordinate(latitude: 49.4, longitude: 8.7)
+        func m(_ type: ManeuverType, _ mod: ManeuverModifier, _ street: String = "") -> Maneuver {
+            Maneuver(type: type, modifier: mod, street: street, location: at, shapeIndex: 0, distanceFromStartMeters: 0)
+        }
+        func say(_ code: String) throws -> Instructions { Instructions(locale: try #require(GuidanceLocale.named(code))) }
+        var ring = m(.roundabout, .straight)
+        ring.exit = 1
+        let nl = try say("nl"), sv = try say("sv")
+        #expect(nl.prompt(m(.turn, .left), kind: .now, distanceMeters: 0, then: m(.turn, .right)) == "Ga linksaf en ga daarna rechtsaf.")
+        #expect(nl.prompt(m(.turn, .slightRight), kind: .now, distanceMeters: 0, then: ring)
+            == "Ga schuin rechtsaf en neem daarna op de rotonde de eerste afslag.")
+        #expect(sv.prompt(m(.turn, .left), kind: .now, distanceMeters: 0, then: m(.turn, .right)) == "Sväng vänster och sväng sedan höger.")
+        var lights = m(.turn, .right, "Dilsberger Straße")
+        lights.landmark = .trafficSignals
+        #expect(nl.prompt(lights, kind: .turnIn, distanceMeters: 350) == "Over 350 meter, ga bij de verkeerslichten rechtsaf naar Dilsberger Straße.")
+        lights.landmark = .place("Caprabo", after: false)
+        #expect(nl.text(lights) == "Ga bij Caprabo rechtsaf naar Dilsberger Straße")
+        // (the arrival after "then" keeps its own wording: "daarna bereikt u uw bestemming")
+        #expect(nl.prompt(m(.turn, .left), kind: .now, distanceMeters: 0, then: m(.arrive, .straight)) == "Ga linksaf, daarna bereikt u uw bestemming.")
+        let it = try say("it")
+        var depart = m(.depart, .straight, "la Carrera Nova")
+        depart.bearingAfter = 180
+        #expect(it.text(depart) == "Procedi in direzione sud sulla Carrera Nova")
+        #expect(it.text(m(.turn, .right, "L'Aquila")).hasSuffix("nell'Aquila") || it.text(m(.turn, .right, "L'Aquila")).hasSuffix("sull'Aquila"),
+                "\(it.text(m(.turn, .right, "L'Aquila")))")
+        #expect(it.text(m(.turn, .right, "Lanterna")).hasSuffix(" Lanterna") && it.text(m(.turn, .right, "L 600")).hasSuffix(" L 600"))
+        lights.landmark = .trafficSignalsBefore
+        #expect(try say("de").prompt(lights, kind: .turnIn, distanceMeters: 300).hasPrefix("In 300 Metern, nach der Ampel rechts abbiegen"))
+        #expect(try say("ru").prompt(lights, kind: .turnIn, distanceMeters: 300).hasPrefix("Через 300 метров, после светофора"))
+        #expect(try say("de").prompt(m(.turn, .right), kind: .turnIn, distanceMeters: 300) == "In 300 Metern rechts abbiegen.")
+        #expect(try say("pl").spokenDistance(1100) == "kilometr" && say("ru").spokenDistance(1100) == "километр")
+    }
+
     /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.
     /// What the signs say: "take exit 12 on the right towards Frankfurt"; a ref the instruction
     /// has already said is not said twice, nor a destination that is the road's own name.

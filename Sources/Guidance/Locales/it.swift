@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "it",
       "lower_first": true,
+      "contract_articles": true,
       "decimal": ",",
       "modifier.uturn": "fai inversione a U",
       "modifier.sharp_right": "svolta decisamente a destra",

@@ -126,7 +126,7 @@ extension LocaleTables {
       "prompt.gps_lost": "Utracono sygnał GPS",
       "prompt.gps_recovered": "Odzyskano sygnał GPS",
       "distance.m": "{n} metrów",
-      "distance.km.one": "jeden kilometr",
+      "distance.km.one": "kilometr",
       "distance.km.few": "{n} kilometry",
       "distance.km.fraction": "{n} kilometra",
       "distance.km.many": "{n} kilometrów",

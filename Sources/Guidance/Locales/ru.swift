@@ -126,7 +126,7 @@ extension LocaleTables {
       "prompt.gps_lost": "Сигнал GPS потерян",
       "prompt.gps_recovered": "Сигнал GPS восстановлен",
       "distance.m": "{n} метров",
-      "distance.km.one": "один километр",
+      "distance.km.one": "километр",
       "distance.km.few": "{n} километра",
       "distance.km.many": "{n} километров",
       "distance.ft": "{n} футов",

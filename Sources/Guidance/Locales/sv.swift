@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "sv",
       "lower_first": true,
+      "then_adverb": "sedan",
       "decimal": ",",
       "modifier.uturn": "tillbaka",
       "modifier.sharp_right": "skarpt höger",
@@ -103,7 +104,7 @@ extension LocaleTables {
       "landmark.at_place": "{instruction} vid {place}",
       "landmark.after_place": "{instruction} efter {place}",
       "prompt.in": "Om {distance}, {instruction}",
-      "prompt.then": "{instruction}, sedan {next}",
+      "prompt.then": "{instruction} och {next}",
       "prompt.arrive_in": "Om {distance} är du framme vid din destination",
       "prompt.arrive_in.left": "Om {distance} är du framme vid din destination, den ligger till vänster",
       "prompt.arrive_in.right": "Om {distance} är du framme vid din destination, den ligger till höger",
