@@ -8,7 +8,7 @@ import json, re, sys, pathlib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r'static let (\w+) = #"""\n(.*?)\n\s*"""#', re.S)
 PH = re.compile(r"\{(\w+)\}")
-META = {"base", "lower_first", "decimal", "voice", "elide_de", "then_adverb", "landmark_after_verb", "contract_articles"}
+META = {"base", "lower_first", "decimal", "voice", "elide_de", "then_adverb", "landmark_after_verb", "contract_articles", "plural_by_last_digit"}
 
 tables = {}
 for f in sorted((ROOT / "Sources/Guidance/Locales").glob("*.swift")):
@@ -45,7 +45,7 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
         if want != got: problems.append(f"{k}: placeholders {got} want {want}")
     for k in t:
         # (optional: a lane count in the form the lane phrase needs, "lanes.count.2" = "двух")
-        if k == "distance.km.fraction":
+        if k in ("distance.km.fraction", "distance.km.one_n"):
             if PH.findall(t[k]) != ["n"]: problems.append(f"bad {k}")
             continue
         if re.fullmatch(r"lanes\.count\.\d+", k):
@@ -54,7 +54,7 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
         if k not in en and k not in META: problems.append(f"unknown key {k}")
     if not isinstance(t.get("lower_first"), bool): problems.append("lower_first must be true or false")
     if t.get("elide_de", False) not in (True, False): problems.append("elide_de must be true or false")
-    for flag in ("landmark_after_verb", "contract_articles"):
+    for flag in ("landmark_after_verb", "contract_articles", "plural_by_last_digit"):
         if t.get(flag, False) not in (True, False): problems.append(f"{flag} must be true or false")
     if "then_adverb" in t and not (isinstance(t["then_adverb"], str) and t["then_adverb"].strip()): problems.append("then_adverb must be a word")
     if t.get("decimal") not in (".", ",", "٫"): problems.append("decimal must be '.' or ','")

@@ -24,6 +24,10 @@ public struct GuidanceLocale: Sendable {
     /// A preposition before a name that begins with an article takes the article in ("sulla
     /// Carrera Nova", not "su la Carrera Nova"; Italian).
     let contractsArticles: Bool
+    /// Whole numbers of 5 and more take their noun's form by the last digit, as 2–4 do ("22
+    /// километра", "22 kilometry"; 12–14 excepted), and by a last 1 the singular where the table
+    /// has `distance.km.one_n` ("21 километр"); Russian, Ukrainian, Polish.
+    let pluralByLastDigit: Bool
     let phrases: [String: String]
     let leadWords: Set<String>
 
@@ -73,6 +77,7 @@ public struct GuidanceLocale: Sendable {
         thenAdverb = merged["then_adverb"] as? String
         landmarkAfterVerb = merged["landmark_after_verb"] as? Bool ?? false
         contractsArticles = merged["contract_articles"] as? Bool ?? false
+        pluralByLastDigit = merged["plural_by_last_digit"] as? Bool ?? false
         var p = [String: String]()
         for (k, v) in merged where !GuidanceLocale.settings.contains(k) {
             guard let s = v as? String else { throw LocaleError.notText(k) }
@@ -85,7 +90,7 @@ public struct GuidanceLocale: Sendable {
 
     /// The keys of a table that are settings, not phrases.
     static let settings: Set<String> = ["base", "voice", "lower_first", "decimal", "elide_de", "then_adverb", "landmark_after_verb",
-                                        "contract_articles"]
+                                        "contract_articles", "plural_by_last_digit"]
 
     /// A phrase with its placeholders filled; the English phrase when this table lacks the key.
     public func phrase(_ key: String, _ values: [String: String] = [:]) -> String {

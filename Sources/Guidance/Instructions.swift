@@ -210,7 +210,16 @@ public struct Instructions: Sendable {
                     let fraction = h != h.rounded() && locale.template("distance.km.fraction") != nil
                     return locale.phrase(fraction ? "distance.km.fraction" : "distance.km.few", ["n": locale.number(h)])
                 }
-                return locale.phrase("distance.km.many", ["n": locale.number(km.rounded())])
+                let n = km.rounded()
+                if locale.pluralByLastDigit, n < 1e15 {
+                    // ("22 километра", "21 километр", not "22 километров", "21 километров")
+                    let last = Int(n) % 10, lastTwo = Int(n) % 100
+                    if last == 1, lastTwo != 11, locale.template("distance.km.one_n") != nil {
+                        return locale.phrase("distance.km.one_n", ["n": locale.number(n)])
+                    }
+                    if (2...4).contains(last), !(12...14).contains(lastTwo) { return locale.phrase("distance.km.few", ["n": locale.number(n)]) }
+                }
+                return locale.phrase("distance.km.many", ["n": locale.number(n)])
             }
             return locale.phrase("distance.m", ["n": locale.number(Double(Instructions.roundedMeters(meters)))])
         case .imperial, .imperialUK:

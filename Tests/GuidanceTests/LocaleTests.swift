@@ -279,7 +279,7 @@ extension LocaleTests {
     /// last name; Italian prepositions take a name's article in ("su la Carrera Nova"); a distance
     /// before an instruction that begins with its landmark is followed by a pause ("In 300 Metern
     /// nach der Ampel" read as 300 m after the lights); Polish and Russian say "a kilometre"
-    /// without "one".
+    /// without "one", and whole kilometres by the last digit ("22 километра").
     @Test func wordOrderAndContractionsAsNativeSpeakersSayThem() throws {
         let at = Coordinate(latitude: 49.4, longitude: 8.7)
         func m(_ type: ManeuverType, _ mod: ManeuverModifier, _ street: String = "") -> Maneuver {
@@ -312,6 +312,12 @@ extension LocaleTests {
         #expect(try say("ru").prompt(lights, kind: .turnIn, distanceMeters: 300).hasPrefix("Через 300 метров, после светофора"))
         #expect(try say("de").prompt(m(.turn, .right), kind: .turnIn, distanceMeters: 300) == "In 300 Metern rechts abbiegen.")
         #expect(try say("pl").spokenDistance(1100) == "kilometr" && say("ru").spokenDistance(1100) == "километр")
+        // whole kilometres of 5 and more by the last digit ("21 километров" was said)
+        let ru = try say("ru"), uk = try say("uk"), pl = try say("pl")
+        #expect([21_000, 22_000, 25_000, 12_000, 111_000].map { ru.spokenDistance($0) } == ["21 километр", "22 километра", "25 километров", "12 километров", "111 километров"])
+        #expect(uk.spokenDistance(21_000) == "21 кілометр" && uk.spokenDistance(23_000) == "23 кілометри")
+        #expect(pl.spokenDistance(22_000) == "22 kilometry" && pl.spokenDistance(21_000) == "21 kilometrów" && pl.spokenDistance(13_000) == "13 kilometrów")
+        #expect(try say("cs").spokenDistance(22_000).hasSuffix("kilometrů"))
     }
 
     /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.

@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "pl",
       "lower_first": true,
+      "plural_by_last_digit": true,
       "decimal": ",",
       "modifier.uturn": "zawróć",
       "modifier.sharp_right": "skręć ostro w prawo",

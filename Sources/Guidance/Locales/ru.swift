@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "ru",
       "lower_first": true,
+      "plural_by_last_digit": true,
       "decimal": ",",
       "modifier.uturn": "в обратном направлении",
       "modifier.sharp_right": "резко направо",
@@ -128,6 +129,7 @@ extension LocaleTables {
       "distance.m": "{n} метров",
       "distance.km.one": "километр",
       "distance.km.few": "{n} километра",
+      "distance.km.one_n": "{n} километр",
       "distance.km.many": "{n} километров",
       "distance.ft": "{n} футов",
       "distance.yd": "{n} ярдов",

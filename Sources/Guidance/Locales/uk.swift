@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "uk",
       "lower_first": true,
+      "plural_by_last_digit": true,
       "decimal": ",",
       "modifier.uturn": "у зворотному напрямку",
       "modifier.sharp_right": "різко праворуч",
@@ -128,6 +129,7 @@ extension LocaleTables {
       "distance.m": "{n} метрів",
       "distance.km.one": "один кілометр",
       "distance.km.few": "{n} кілометри",
+      "distance.km.one_n": "{n} кілометр",
       "distance.km.fraction": "{n} кілометра",
       "distance.km.many": "{n} кілометрів",
       "distance.ft": "{n} футів",
