@@ -8,7 +8,7 @@ import json, re, sys, pathlib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r'static let (\w+) = #"""\n(.*?)\n\s*"""#', re.S)
 PH = re.compile(r"\{(\w+)\}")
-META = {"base", "lower_first", "decimal", "voice", "elide_de", "then_adverb", "landmark_after_verb", "contract_articles", "plural_by_last_digit"}
+META = {"base", "lower_first", "decimal", "voice", "elide_de", "then_adverb", "landmark_after_verb", "contract_articles", "plural_by_last_digit", "elide_de_before_h", "clitic"}
 
 tables = {}
 for f in sorted((ROOT / "Sources/Guidance/Locales").glob("*.swift")):
@@ -54,8 +54,9 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
         if k not in en and k not in META: problems.append(f"unknown key {k}")
     if not isinstance(t.get("lower_first"), bool): problems.append("lower_first must be true or false")
     if t.get("elide_de", False) not in (True, False): problems.append("elide_de must be true or false")
-    for flag in ("landmark_after_verb", "contract_articles", "plural_by_last_digit"):
+    for flag in ("landmark_after_verb", "contract_articles", "plural_by_last_digit", "elide_de_before_h"):
         if t.get(flag, False) not in (True, False): problems.append(f"{flag} must be true or false")
+    if "clitic" in t and not (isinstance(t["clitic"], str) and t["clitic"].strip() and " " not in t["clitic"]): problems.append("clitic must be one word")
     if "then_adverb" in t and not (isinstance(t["then_adverb"], str) and t["then_adverb"].strip()): problems.append("then_adverb must be a word")
     if t.get("decimal") not in (".", ",", "٫"): problems.append("decimal must be '.' or ','")
     if not t.get("voice"): problems.append("voice missing (an espeak-ng voice name)")

@@ -28,6 +28,12 @@ public struct GuidanceLocale: Sendable {
     /// километра", "22 kilometry"; 12–14 excepted), and by a last 1 the singular where the table
     /// has `distance.km.one_n` ("21 километр"); Russian, Ukrainian, Polish.
     let pluralByLastDigit: Bool
+    /// "de" is elided before an "h" too ("A l'altura d'Hotel Magic Ski"; Catalan).
+    let elidesDeBeforeH: Bool
+    /// A reflexive clitic that must stand second in its clause: where an instruction is put
+    /// after something said before it ("O 800 metrov sa držte vpravo"), it goes before the verb,
+    /// not after it ("O 800 metrov držte sa vpravo"; Slovak "sa", Czech "se").
+    let clitic: String?
     let phrases: [String: String]
     let leadWords: Set<String>
 
@@ -78,6 +84,8 @@ public struct GuidanceLocale: Sendable {
         landmarkAfterVerb = merged["landmark_after_verb"] as? Bool ?? false
         contractsArticles = merged["contract_articles"] as? Bool ?? false
         pluralByLastDigit = merged["plural_by_last_digit"] as? Bool ?? false
+        elidesDeBeforeH = merged["elide_de_before_h"] as? Bool ?? false
+        clitic = merged["clitic"] as? String
         var p = [String: String]()
         for (k, v) in merged where !GuidanceLocale.settings.contains(k) {
             guard let s = v as? String else { throw LocaleError.notText(k) }
@@ -90,14 +98,25 @@ public struct GuidanceLocale: Sendable {
 
     /// The keys of a table that are settings, not phrases.
     static let settings: Set<String> = ["base", "voice", "lower_first", "decimal", "elide_de", "then_adverb", "landmark_after_verb",
-                                        "contract_articles", "plural_by_last_digit"]
+                                        "contract_articles", "plural_by_last_digit", "elide_de_before_h", "clitic"]
 
     /// A phrase with its placeholders filled; the English phrase when this table lacks the key.
-    public func phrase(_ key: String, _ values: [String: String] = [:]) -> String {
-        guard let template = phrases[key] ?? GuidanceLocale.englishPhrase(key) else { return key }
+    /// With `pauseBefore`, a comma before that placeholder where a word or another placeholder
+    /// comes right before it ("In {distance} {instruction}", "{distance} sonra {instruction}").
+    public func phrase(_ key: String, _ values: [String: String] = [:], pauseBefore: String? = nil) -> String {
+        guard var template = phrases[key] ?? GuidanceLocale.englishPhrase(key) else { return key }
+        if let p = pauseBefore, let r = template.range(of: " {\(p)}"), r.lowerBound > template.startIndex {
+            let before = template[template.index(before: r.lowerBound)]
+            if before.isLetter || before == "}" { template.insert(",", at: r.lowerBound) }
+        }
         var out = template
-        for (name, value) in values {
-            if elidesDe, let f = value.first, GuidanceLocale.elisionVowels.contains(f) {
+        for (name, var value) in values {
+            // (the clitic after the verb moves before it where something comes first)
+            if let c = clitic, name == "instruction" || name == "next", !out.hasPrefix("{\(name)}") {
+                let words = value.split(separator: " ", omittingEmptySubsequences: false)
+                if words.count >= 2, words[1] == c { value = ([words[1], words[0]] + words[2...]).joined(separator: " ") }
+            }
+            if elidesDe, let f = value.first, GuidanceLocale.elisionVowels.contains(f) || (elidesDeBeforeH && (f == "h" || f == "H")) {
                 out = out.replacingOccurrences(of: " de {\(name)}", with: " d'{\(name)}")
                 if out.hasPrefix("De {\(name)}") { out = "D'" + out.dropFirst(3) }
             }
@@ -150,7 +169,8 @@ public struct GuidanceLocale: Sendable {
         guard lowerFirst, let f = s.first else { return s }
         // "U-turn", an all-capital ref or a name stays as it is: only a capitalised word is lowered
         let second = s.dropFirst().first
-        if let n = second, n.isUppercase { return s }
+        // ("U-dönüşü yapın": a letter joined by a hyphen is a name for a shape, kept)
+        if let n = second, n.isUppercase || n == "-" { return s }
         // and only a word the phrases begin with: a phrase that starts with the road's name
         // (Turkish "Kurfürsten-Anlage üzerinde kalın") keeps the name as it is written
         guard leadWords.contains(GuidanceLocale.firstWord(s)) else { return s }

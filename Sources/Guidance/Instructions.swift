@@ -331,8 +331,8 @@ extension Instructions {
                 // (where the instruction begins with its landmark, a pause after the distance: "In
                 // 300 Metern, nach der Ampel rechts abbiegen", not "in 300 metres after the lights")
                 let leads = m.landmark.map { locale.template(Instructions.landmarkKey($0)).map { !$0.hasPrefix("{instruction}") } ?? false } ?? false
-                let pause = leads && !ManeuverBuilder.ringTypes.contains(m.type) && locale.template("prompt.in")?.contains("{distance} {instruction}") == true
-                text = locale.phrase("prompt.in", ["distance": d + (pause ? "," : ""), "instruction": locale.embedded(self.text(m))])
+                let pause = leads && !ManeuverBuilder.ringTypes.contains(m.type)
+                text = locale.phrase("prompt.in", ["distance": d, "instruction": locale.embedded(self.text(m))], pauseBefore: pause ? "instruction" : nil)
                 // the lanes to take, while there is time to change lanes (not in the "now" prompt)
                 if let lanes = laneText(m) {
                     return text.capitalizedFirst + locale.fullStop + (locale.fullStop == "." ? " " : "") + lanes.capitalizedFirst + locale.fullStop

@@ -318,6 +318,26 @@ extension LocaleTests {
         #expect(uk.spokenDistance(21_000) == "21 кілометр" && uk.spokenDistance(23_000) == "23 кілометри")
         #expect(pl.spokenDistance(22_000) == "22 kilometry" && pl.spokenDistance(21_000) == "21 kilometrów" && pl.spokenDistance(13_000) == "13 kilometrów")
         #expect(try say("cs").spokenDistance(22_000).hasSuffix("kilometrů"))
+        // a second review, of twelve more languages: Danish and Norwegian "then" and landmarks
+        // after the verb, the Slovak clitic before the verb where something comes first, a pause
+        // after a distance said with a word of its own ("300 metre sonra, …"), Hungarian places
+        // with a postposition, Catalan "d'Hotel", Turkish "U-dönüşü" kept capital
+        let da = try say("da")
+        #expect(da.prompt(m(.turn, .right), kind: .now, distanceMeters: 0, then: m(.turn, .left)) == "Drej til højre, og drej derefter til venstre.")
+        lights.landmark = .trafficSignals
+        #expect(da.prompt(lights, kind: .turnIn, distanceMeters: 350) == "Om 350 meter, drej ved lyskrydset til højre ind på Dilsberger Straße.")
+        let sk = try say("sk")
+        var stay = m(.continue, .slightRight, "CG-2")
+        stay.staysOnRoad = true
+        #expect(sk.prompt(stay, kind: .turnIn, distanceMeters: 800).hasPrefix("O 800 metrov sa držte vpravo"), "\(sk.prompt(stay, kind: .turnIn, distanceMeters: 800))")
+        #expect(sk.prompt(stay, kind: .now, distanceMeters: 0).hasPrefix("Držte sa vpravo"))
+        #expect(sk.prompt(m(.continue, .uturn), kind: .turnIn, distanceMeters: 300) == "O 300 metrov sa otočte.")
+        #expect(try say("tr").prompt(lights, kind: .turnIn, distanceMeters: 300).hasPrefix("300 metre sonra, trafik ışıklarında"))
+        #expect(try say("tr").prompt(m(.continue, .uturn), kind: .turnIn, distanceMeters: 300) == "300 metre sonra U-dönüşü yapın.")
+        lights.landmark = .place("Marché U", after: true)
+        #expect(try say("hu").text(lights).hasPrefix("Marché U után forduljon"))
+        lights.landmark = .place("Hotel Magic Ski", after: false)
+        #expect(try say("ca").text(lights).hasPrefix("A l'altura d'Hotel Magic Ski"))
     }
 
     /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.

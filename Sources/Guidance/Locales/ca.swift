@@ -6,6 +6,7 @@ extension LocaleTables {
       "lower_first": true,
       "decimal": ",",
       "elide_de": true,
+      "elide_de_before_h": true,
       "modifier.uturn": "per canviar de sentit",
       "modifier.sharp_right": "bruscament a la dreta",
       "modifier.right": "a la dreta",

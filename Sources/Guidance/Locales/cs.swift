@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "cs",
       "lower_first": true,
+      "clitic": "se",
       "decimal": ",",
       "modifier.uturn": "proveďte otočku",
       "modifier.sharp_right": "odbočte ostře vpravo",
@@ -117,7 +118,7 @@ extension LocaleTables {
       "landmark.at_place": "U {place} {instruction}",
       "landmark.after_place": "Za {place} {instruction}",
       "prompt.in": "Za {distance} {instruction}",
-      "prompt.then": "{instruction} a potom {next}",
+      "prompt.then": "{instruction}, potom {next}",
       "prompt.arrive_in": "Za {distance} dorazíte do cíle",
       "prompt.arrive_in.left": "Za {distance} dorazíte do cíle, cíl bude vlevo",
       "prompt.arrive_in.right": "Za {distance} dorazíte do cíle, cíl bude vpravo",

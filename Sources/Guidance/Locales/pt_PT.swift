@@ -10,6 +10,7 @@ extension LocaleTables {
       "modifier.slight_left": "vire ligeiramente à esquerda",
       "compass.e": "este",
       "depart": "Siga para {compass}",
+      "landmark.at_place": "Junto a {place}, {instruction}",
       "depart.name": "Siga para {compass} em {way_name}",
       "uturn": "Inverta a marcha",
       "uturn.name": "Inverta a marcha para {way_name}",

@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "sk",
       "lower_first": true,
+      "clitic": "sa",
       "decimal": ",",
       "modifier.uturn": "do opačného smeru",
       "modifier.sharp_right": "ostro doprava",
