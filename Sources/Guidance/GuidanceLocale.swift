@@ -107,7 +107,8 @@ public struct GuidanceLocale: Sendable {
         guard var template = phrases[key] ?? GuidanceLocale.englishPhrase(key) else { return key }
         if let p = pauseBefore, let r = template.range(of: " {\(p)}"), r.lowerBound > template.startIndex {
             let before = template[template.index(before: r.lowerBound)]
-            if before.isLetter || before == "}" { template.insert(",", at: r.lowerBound) }
+            // (not where the phrase pauses already: Estonian "Veel {distance}, siis {instruction}")
+            if before.isLetter || before == "}", !template[..<r.lowerBound].contains(",") { template.insert(",", at: r.lowerBound) }
         }
         var out = template
         for (name, var value) in values {

@@ -338,6 +338,14 @@ extension LocaleTests {
         #expect(try say("hu").text(lights).hasPrefix("Marché U után forduljon"))
         lights.landmark = .place("Hotel Magic Ski", after: false)
         #expect(try say("ca").text(lights).hasPrefix("A l'altura d'Hotel Magic Ski"))
+        // and of the last twelve: the Slovenian clitic, Estonian places before the instruction
+        // (after it they ran into the street's name) and no second pause after "siis"
+        let sl = try say("sl")
+        #expect(sl.prompt(stay, kind: .turnIn, distanceMeters: 800).hasPrefix("Čez 800 metrov se držite desno"), "\(sl.prompt(stay, kind: .turnIn, distanceMeters: 800))")
+        lights.landmark = .place("Credit Suisse", after: false)
+        #expect(try say("et").text(lights).hasPrefix("Credit Suisse juures"))
+        lights.landmark = .trafficSignals
+        #expect(try say("et").prompt(lights, kind: .turnIn, distanceMeters: 250).hasPrefix("Veel 250 meetrit, siis foori juures"))
     }
 
     /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.

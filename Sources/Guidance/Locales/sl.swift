@@ -4,6 +4,7 @@ extension LocaleTables {
     {
       "voice": "sl",
       "lower_first": true,
+      "clitic": "se",
       "decimal": ",",
       "modifier.uturn": "v nasprotno smer",
       "modifier.sharp_right": "ostro desno",

@@ -98,7 +98,7 @@ extension LocaleTables {
       "arrive.waypoint.left": "Bạn đã đến điểm dừng, điểm dừng nằm ở bên trái",
       "arrive.waypoint.right": "Bạn đã đến điểm dừng, điểm dừng nằm ở bên phải",
       "landmark.at_signals": "Tại đèn giao thông, {instruction}",
-      "landmark.after_signals": "Sau đèn giao thông, {instruction}",
+      "landmark.after_signals": "Qua đèn giao thông, {instruction}",
       "landmark.at_stop": "Tại biển báo dừng lại, {instruction}",
       "landmark.at_place": "Tại {place}, {instruction}",
       "landmark.after_place": "Sau khi qua {place}, {instruction}",

@@ -63,6 +63,7 @@ extension LocaleTables {
       "towards": "{instruction}，往{destination}方向",
       "lanes.left": "请走左侧车道",
       "lanes.left_n": "请走左侧{n}条车道之一",
+      "lanes.count.2": "两",
       "lanes.right": "请走右侧车道",
       "lanes.right_n": "请走右侧{n}条车道之一",
       "lanes.middle": "请走中间车道",
