@@ -48,6 +48,9 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
         if k in ("distance.km.fraction", "distance.km.one_n"):
             if PH.findall(t[k]) != ["n"]: problems.append(f"bad {k}")
             continue
+        if re.fullmatch(r"distance\.km\.exact\.\d(\.5)?", k):
+            if not isinstance(t[k], str) or not t[k].strip() or PH.findall(t[k]): problems.append(f"bad {k}")
+            continue
         if re.fullmatch(r"lanes\.count\.\d+", k):
             if not isinstance(t[k], str) or not t[k].strip() or PH.findall(t[k]): problems.append(f"bad {k}")
             continue

@@ -205,6 +205,10 @@ public struct Instructions: Sendable {
                 if km < 4.75 {
                     let h = max(1, (km * 2).rounded() / 2)
                     if h == 1 { return locale.phrase("distance.km.one") }
+                    // (a number said in a form of its own where the table has one: the Hebrew
+                    // construct "שני קילומטרים", the Arabic dual "كيلومتران", Slovenian "3 kilometre")
+                    let exact = "distance.km.exact." + (h == h.rounded() ? String(Int(h)) : String(format: "%.1f", h))
+                    if locale.template(exact) != nil { return locale.phrase(exact) }
                     // (a fraction takes its own form where the table has one: Polish "2,5 kilometra",
                     // not "kilometry")
                     let fraction = h != h.rounded() && locale.template("distance.km.fraction") != nil

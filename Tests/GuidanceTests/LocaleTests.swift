@@ -346,6 +346,11 @@ extension LocaleTests {
         #expect(try say("et").text(lights).hasPrefix("Credit Suisse juures"))
         lights.landmark = .trafficSignals
         #expect(try say("et").prompt(lights, kind: .turnIn, distanceMeters: 250).hasPrefix("Veel 250 meetrit, siis foori juures"))
+        // numbers in a form of their own before "kilometre(s)" (the far prompt at motorway speed
+        // says "in 1.5 kilometres")
+        #expect(try say("he").spokenDistance(2000) == "שני קילומטרים" && say("he").spokenDistance(1500) == "קילומטר וחצי")
+        #expect(try say("ar").spokenDistance(2000) == "كيلومتران" && say("sl").spokenDistance(3000) == "3 kilometre")
+        #expect(try say("ar").spokenDistance(3000) == "3 كيلومترات")
     }
 
     /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.

@@ -130,6 +130,8 @@ extension LocaleTables {
       "distance.m": "{n} מטר",
       "distance.km.one": "קילומטר אחד",
       "distance.km.few": "{n} קילומטרים",
+      "distance.km.exact.1.5": "קילומטר וחצי",
+      "distance.km.exact.2": "שני קילומטרים",
       "distance.km.many": "{n} קילומטרים",
       "distance.ft": "{n} רגל",
       "distance.yd": "{n} יארד",

@@ -129,6 +129,8 @@ extension LocaleTables {
       "distance.m": "{n} metrov",
       "distance.km.one": "en kilometer",
       "distance.km.few": "{n} kilometra",
+      "distance.km.exact.3": "3 kilometre",
+      "distance.km.exact.4": "4 kilometre",
       "distance.km.many": "{n} kilometrov",
       "distance.ft": "{n} čevljev",
       "distance.yd": "{n} jardov",
