@@ -48,7 +48,7 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
         if k in ("distance.km.fraction", "distance.km.one_n"):
             if PH.findall(t[k]) != ["n"]: problems.append(f"bad {k}")
             continue
-        if re.fullmatch(r"distance\.km\.exact\.\d(\.5)?", k):
+        if re.fullmatch(r"distance\.km\.exact\.(1\.5|[2-4](\.5)?)", k):
             if not isinstance(t[k], str) or not t[k].strip() or PH.findall(t[k]): problems.append(f"bad {k}")
             continue
         if re.fullmatch(r"lanes\.count\.\d+", k):
@@ -59,6 +59,7 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
     if t.get("elide_de", False) not in (True, False): problems.append("elide_de must be true or false")
     for flag in ("landmark_after_verb", "contract_articles", "plural_by_last_digit", "elide_de_before_h"):
         if t.get(flag, False) not in (True, False): problems.append(f"{flag} must be true or false")
+    if t.get("elide_de_before_h") and not t.get("elide_de"): problems.append("elide_de_before_h needs elide_de")
     if "clitic" in t and not (isinstance(t["clitic"], str) and t["clitic"].strip() and " " not in t["clitic"]): problems.append("clitic must be one word")
     if "then_adverb" in t and not (isinstance(t["then_adverb"], str) and t["then_adverb"].strip()): problems.append("then_adverb must be a word")
     if t.get("decimal") not in (".", ",", "٫"): problems.append("decimal must be '.' or ','")

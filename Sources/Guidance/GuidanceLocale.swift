@@ -130,7 +130,9 @@ public struct GuidanceLocale: Sendable {
     /// Italian articulated prepositions: the stem of each preposition and the ending each article
     /// gives it ("su" + "la" = "sulla", "in" + "il" = "nel", "di" + "l'" = "dell'").
     private static let prepositionStems = ["su": "su", "in": "ne", "di": "de", "a": "a", "da": "da"]
-    private static let articleEndings = ["il": "l", "lo": "llo", "la": "lla", "i": "i", "gli": "gli", "le": "lle"]
+    /// (the singular articles only: a foreign name's "Le" or "I" is no Italian plural, "Le Rocher"
+    /// stays "di Le Rocher", not "delle Rocher")
+    private static let articleEndings = ["il": "l", "lo": "llo", "la": "lla"]
 
     /// `template` with "su {way_name}" made "sulla Carrera Nova" where the name begins with an
     /// article ("la Carrera Nova", "La Rambla"), the article taken into the preposition.

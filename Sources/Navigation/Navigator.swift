@@ -176,8 +176,8 @@ public struct Navigator: Sendable {
                     // at 30 km/h, and the turn went by with no "now" prompt)
                     let near = d <= max(1000, v * 45)
                     let turnIn = near ? text.prompt(m, kind: .turnIn, distanceMeters: d) : text.message("prompt.continue_for", distanceMeters: d)
-                    let shortNow = speechSeconds(text.prompt(Navigator.bare(m) ?? m, kind: .now, distanceMeters: 0))
-                    let noRoom = near && d - v * speechSeconds(turnIn) < v * (shortNow + config.promptMarginSeconds)
+                    let shortNow = speechSeconds(text.prompt(Navigator.bare(m, keepingLandmark: true) ?? m, kind: .now, distanceMeters: 0))
+                    let noRoom = near && d - v * speechSeconds(turnIn) < v * (shortNow + config.promptMarginSeconds + 1)
                     if m.type != .arrive, d <= v * (nowSeconds + config.promptMarginSeconds + 2) || noRoom {
                         first = m
                         announced.append(target)
@@ -575,18 +575,19 @@ public struct Navigator: Sendable {
             request(.traffic, from: p, time: p.time, previous: edgesAhead(g), &out)
         }
 
-        // prompts for the next maneuver (on the estimate too: the route is known); none while the
-        // car looks off the route on fewer fixes than the policy needs to say so (at a missed
-        // turn, "In 200 metres, at the end of the road, turn left onto L 600" for the road not
-        // taken was said a second before the off-route, and cut off by the new route's prompt)
-        if phase == .tracking || phase == .uncertain, judged == nil {
+        // prompts for the next maneuver (on the estimate too: the route is known); no far or "turn
+        // in" prompt while the car looks off the route on fewer fixes than the policy needs to say
+        // so (at a missed turn, "In 200 metres, at the end of the road, turn left onto L 600" for
+        // the road not taken was said a second before the off-route, and cut off by the new
+        // route's prompt); a "now" prompt is not held (a false alarm as it falls due would lose it)
+        if phase == .tracking || phase == .uncertain {
             // (the time to the next fix: a "now" prompt is said at the last fix that still leaves time)
             let fixInterval = dt.isFinite ? min(max(dt, 0.2), 2) : 1
             // (the speed the route expects up to the next maneuver: a car that has just turned
             // and is slow now will be faster soon)
             let routeSpeed = progress.stepRemainingSeconds > 1 ? min(toNext / progress.stepRemainingSeconds, 40) : 0
             schedulePrompts(&g, maneuvers: maneuvers, nextIndex: nextIndex, toNext: toNext, speed: p.speedMetersPerSecond ?? 0,
-                            routeSpeed: routeSpeed, fixInterval: fixInterval, time: p.time, &out)
+                            routeSpeed: routeSpeed, fixInterval: fixInterval, time: p.time, leaving: judged != nil, &out)
         }
         guidance = g
     }
@@ -741,7 +742,8 @@ public struct Navigator: Sendable {
     /// (it is not announced again); never a prompt for a maneuver passed or while another is
     /// still being spoken. Roundabout exits are part of the entry's instruction.
     private mutating func schedulePrompts(_ g: inout Guidance, maneuvers: [Maneuver], nextIndex: Int, toNext: Double, speed: Double,
-                                          routeSpeed: Double, fixInterval: Double, time: Double, _ out: inout [NavigatorEffect]) {
+                                          routeSpeed: Double, fixInterval: Double, time: Double, leaving: Bool = false,
+                                          _ out: inout [NavigatorEffect]) {
         guard let index = maneuvers.indices.first(where: { $0 >= nextIndex && isAnnounced(maneuvers, $0) }) else { return }
         var m = maneuvers[index]
         // "to stay on Route de Menton" only where the driver heard that name: after a name change
@@ -767,10 +769,13 @@ public struct Navigator: Sendable {
         // for the last maneuver, the seconds until "you have arrived" may be said (the arrival is
         // taken 20 m or 3 s out): what is said for it ends a second before that, or runs into it
         // ("Turn right." still playing as "You have arrived" starts, 5 m after the turn)
+        // (with the destination within the arrival distance of the turn, it is taken before the
+        // turn, as soon as it is that close; after the turn, within 60 m only)
         let arrivalIn = nextAnnounced.flatMap { ai -> Double? in
             guard maneuvers[ai].type == .arrive, m.type != .arrive else { return nil }
             let gap = maneuvers[ai].distanceFromStartMeters - m.distanceFromStartMeters
-            return d / v + max(0, gap - max(config.arrivalDistanceMeters, config.arrivalSeconds * vAfter)) / vAfter
+            if gap < config.arrivalDistanceMeters { return max(0, d - (config.arrivalDistanceMeters - gap)) / v }
+            return d / v + max(0, gap - min(60, max(config.arrivalDistanceMeters, config.arrivalSeconds * vAfter))) / vAfter
         }
         if let ai = nextAnnounced, m.type != .arrive, !maneuvers[ai].isNameChangeOnly {
             let after = maneuvers[ai]
@@ -867,12 +872,12 @@ public struct Navigator: Sendable {
             let nowAtThen = max(25, vt * (speechSeconds(shortNow() ?? fullNow) + margin + fixInterval))
             var candidates = [turnInText]
             if let b = Navigator.bare(m) { candidates.append(text.prompt(b, kind: .turnIn, distanceMeters: max(d, 50))) }
-            if !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil),
+            if !leaving, !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil),
                let t = candidates.first(where: { d - vt * speechSeconds($0) > nowAtThen + vt * 1.5 }) {
                 kind = .turnIn
                 chosen = t
             }
-        } else if d <= prepareAt && v >= 20 && !m.isNameChangeOnly {
+        } else if d <= prepareAt && v >= 20 && !m.isNameChangeOnly && !leaving {
             let t = text.prompt(m, kind: .prepare, distanceMeters: d)
             if !g.promptsGiven.contains(key(.prepare)) && d - v * speechSeconds(t) > turnInAt + v * 2 {
                 kind = .prepare
