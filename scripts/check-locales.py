@@ -45,7 +45,7 @@ for name in (sys.argv[1:] or [n for n in tables if n != "en"]):
         if want != got: problems.append(f"{k}: placeholders {got} want {want}")
     for k in t:
         # (optional: a lane count in the form the lane phrase needs, "lanes.count.2" = "двух")
-        if k in ("distance.km.fraction", "distance.km.one_n"):
+        if k in ("distance.km.fraction", "distance.km.one_n", "distance.km.from_20"):
             if PH.findall(t[k]) != ["n"]: problems.append(f"bad {k}")
             continue
         if re.fullmatch(r"distance\.km\.exact\.(1\.5|[2-4](\.5)?)", k):

@@ -225,6 +225,11 @@ public struct Instructions: Sendable {
                     }
                     if (2...4).contains(last), !(12...14).contains(lastTwo) { return locale.phrase("distance.km.few", ["n": locale.number(n)]) }
                 }
+                // (Romanian "20 de kilometri": from 20, and past each hundred from its 20, the
+                // number takes "de", where the table has that form)
+                if n < 1e15, Int(n) % 100 == 0 || Int(n) % 100 >= 20, locale.template("distance.km.from_20") != nil {
+                    return locale.phrase("distance.km.from_20", ["n": locale.number(n)])
+                }
                 return locale.phrase("distance.km.many", ["n": locale.number(n)])
             }
             return locale.phrase("distance.m", ["n": locale.number(Double(Instructions.roundedMeters(meters)))])

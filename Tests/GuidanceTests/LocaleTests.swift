@@ -351,6 +351,9 @@ extension LocaleTests {
         #expect(try say("he").spokenDistance(2000) == "שני קילומטרים" && say("he").spokenDistance(1500) == "קילומטר וחצי")
         #expect(try say("ar").spokenDistance(2000) == "كيلومتران" && say("sl").spokenDistance(3000) == "3 kilometre")
         #expect(try say("ar").spokenDistance(3000) == "3 كيلومترات")
+        let ro = try say("ro")
+        #expect([7_000, 19_000, 20_000, 25_000, 101_000, 120_000].map { ro.spokenDistance($0) }
+            == ["7 kilometri", "19 kilometri", "20 de kilometri", "25 de kilometri", "101 kilometri", "120 de kilometri"])
     }
 
     /// espeak-ng's Hebrew voice reads no digits: Hebrew distances are written in words.

@@ -123,6 +123,7 @@ extension LocaleTables {
       "distance.km.one": "un kilometru",
       "distance.km.few": "{n} kilometri",
       "distance.km.many": "{n} kilometri",
+      "distance.km.from_20": "{n} de kilometri",
       "distance.ft": "{n} de picioare",
       "distance.yd": "{n} de iarzi",
       "distance.mi.quarter": "un sfert de milă",
