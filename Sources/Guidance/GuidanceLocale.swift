@@ -117,7 +117,8 @@ public struct GuidanceLocale: Sendable {
                 let words = value.split(separator: " ", omittingEmptySubsequences: false)
                 if words.count >= 2, words[1] == c { value = ([words[1], words[0]] + words[2...]).joined(separator: " ") }
             }
-            if elidesDe, let f = value.first, GuidanceLocale.elisionVowels.contains(f) || (elidesDeBeforeH && (f == "h" || f == "H")) {
+            if elidesDe, let f = value.first,
+               GuidanceLocale.elisionVowels.contains(f) || ((f == "h" || f == "H") && (elidesDeBeforeH || GuidanceLocale.hasMuteH(value))) {
                 out = out.replacingOccurrences(of: " de {\(name)}", with: " d'{\(name)}")
                 if out.hasPrefix("De {\(name)}") { out = "D'" + out.dropFirst(3) }
             }
@@ -155,6 +156,15 @@ public struct GuidanceLocale: Sendable {
             }
         }
         return template
+    }
+
+    /// Words with a mute "h" that begin many places' names ("au niveau d'Hôtel Hermitage"); an "h"
+    /// is otherwise left alone, as it may be aspirated ("de Hollande").
+    private static let muteHWords: Set<String> = ["hôtel", "hotel", "hôpital", "hopital", "hospice", "horloge", "hippodrome", "héliport",
+                                                  "heliport", "hôtellerie", "habitat", "herboristerie", "horlogerie", "hélicoptère"]
+
+    static func hasMuteH(_ s: String) -> Bool {
+        muteHWords.contains(String(s.prefix { $0.isLetter }).lowercased())
     }
 
     /// Initials before which "de" is elided (an "h" is left alone: it may be aspirated).

@@ -173,7 +173,8 @@ import Testing
     }
 
     /// French and Catalan elide "de" before a name beginning with a vowel: "Au niveau d'Audi",
-    /// not "de Audi"; before a consonant or an "h" it stays.
+    /// not "de Audi"; before a consonant or an "h" it stays, but for the mute "h" of the words that
+    /// begin many places' names ("d'Hôtel Hermitage").
     @Test func deIsElidedBeforeAVowel() throws {
         let at = Coordinate(latitude: 43.7, longitude: 7.4)
         var m = Maneuver(type: .turn, modifier: .right, street: "Tunnel du Millenium", location: at, shapeIndex: 0, distanceFromStartMeters: 0)
@@ -181,7 +182,9 @@ import Testing
         let fr = Instructions(locale: try #require(GuidanceLocale.named("fr-FR")))
         #expect(fr.text(m).hasPrefix("Au niveau d'Audi, tournez à droite"), "\(fr.text(m))")
         m.landmark = .place("Hôtel Hermitage", after: false)
-        #expect(fr.text(m).hasPrefix("Au niveau de Hôtel Hermitage"), "\(fr.text(m))")
+        #expect(fr.text(m).hasPrefix("Au niveau d'Hôtel Hermitage"), "\(fr.text(m))")  // (a mute h)
+        m.landmark = .place("Hollande Bar", after: false)
+        #expect(fr.text(m).hasPrefix("Au niveau de Hollande Bar"), "\(fr.text(m))")  // (an aspirated one)
         m.landmark = .place("Balmoral", after: false)
         #expect(fr.text(m).hasPrefix("Au niveau de Balmoral"), "\(fr.text(m))")
         m.landmark = .place("Institut", after: false)
