@@ -310,6 +310,8 @@ extension LocaleTests {
         #expect(it.text(m(.turn, .right, "L'Aquila")).hasSuffix("nell'Aquila") || it.text(m(.turn, .right, "L'Aquila")).hasSuffix("sull'Aquila"),
                 "\(it.text(m(.turn, .right, "L'Aquila")))")
         #expect(it.text(m(.turn, .right, "Lanterna")).hasSuffix(" Lanterna") && it.text(m(.turn, .right, "L 600")).hasSuffix(" L 600"))
+        // (singular articles only: a French name's "Le" is no Italian plural, "delle Rocher")
+        #expect(it.text(m(.turn, .right, "Le Rocher")).hasSuffix(" Le Rocher"), "\(it.text(m(.turn, .right, "Le Rocher")))")
         lights.landmark = .trafficSignalsBefore
         #expect(try say("de").prompt(lights, kind: .turnIn, distanceMeters: 300).hasPrefix("In 300 Metern, nach der Ampel rechts abbiegen"))
         #expect(try say("ru").prompt(lights, kind: .turnIn, distanceMeters: 300).hasPrefix("Через 300 метров, после светофора"))
