@@ -180,6 +180,21 @@ public struct Instructions: Sendable {
         return s.capitalizedFirst
     }
 
+    /// The phrase for a whole number of kilometres, 5 or more, by the language's number rules.
+    private func wholeKilometresKey(_ n: Double) -> String {
+        guard n < 1e15 else { return "distance.km.many" }
+        let last = Int(n) % 10, lastTwo = Int(n) % 100
+        if locale.pluralByLastDigit {
+            // ("22 километра", "21 километр", not "22 километров", "21 километров")
+            if last == 1, lastTwo != 11, locale.template("distance.km.one_n") != nil { return "distance.km.one_n" }
+            if (2...4).contains(last), !(12...14).contains(lastTwo) { return "distance.km.few" }
+        }
+        // (Romanian "20 de kilometri": from 20, and past each hundred from its 20, the number takes
+        // "de", where the table has that form)
+        if lastTwo == 0 || lastTwo >= 20, locale.template("distance.km.from_20") != nil { return "distance.km.from_20" }
+        return "distance.km.many"
+    }
+
     /// Maneuvers said without their landmark: a ring's entry and exit, the start, the arrival.
     static let noLandmark: Set<ManeuverType> = [.roundabout, .rotary, .roundaboutTurn, .exitRoundabout, .exitRotary, .depart, .arrive]
 
@@ -217,20 +232,7 @@ public struct Instructions: Sendable {
                     return locale.phrase(fraction ? "distance.km.fraction" : "distance.km.few", ["n": locale.number(h)])
                 }
                 let n = km.rounded()
-                if locale.pluralByLastDigit, n < 1e15 {
-                    // ("22 километра", "21 километр", not "22 километров", "21 километров")
-                    let last = Int(n) % 10, lastTwo = Int(n) % 100
-                    if last == 1, lastTwo != 11, locale.template("distance.km.one_n") != nil {
-                        return locale.phrase("distance.km.one_n", ["n": locale.number(n)])
-                    }
-                    if (2...4).contains(last), !(12...14).contains(lastTwo) { return locale.phrase("distance.km.few", ["n": locale.number(n)]) }
-                }
-                // (Romanian "20 de kilometri": from 20, and past each hundred from its 20, the
-                // number takes "de", where the table has that form)
-                if n < 1e15, Int(n) % 100 == 0 || Int(n) % 100 >= 20, locale.template("distance.km.from_20") != nil {
-                    return locale.phrase("distance.km.from_20", ["n": locale.number(n)])
-                }
-                return locale.phrase("distance.km.many", ["n": locale.number(n)])
+                return locale.phrase(wholeKilometresKey(n), ["n": locale.number(n)])
             }
             return locale.phrase("distance.m", ["n": locale.number(Double(Instructions.roundedMeters(meters)))])
         case .imperial, .imperialUK:

@@ -1339,16 +1339,21 @@ public struct ManeuverBuilder: Sendable {
            ruler.distance(g[last - 2], g[last - 1]) >= ManeuverBuilder.lookahead {
             last -= 1
         }
-        let end = g[last]
-        // (20 m along the road, not as the crow flies: round a tight loop, a spiral ramp or a
-        // hairpin, the point 20 m away in a straight line lies back across the loop, and the
-        // bearing from it had a left turn off Rue Plati, Monaco, come out as straight on)
-        var i = last - 1, along = ruler.distance(g[i], end)
-        while i > 0 && along < ManeuverBuilder.lookahead {
-            along += ruler.distance(g[i - 1], g[i])
-            i -= 1
+        return ruler.bearing(g[indexAlong(from: last, step: -1, limit: 0) { g[$0] }], g[last])
+    }
+
+    /// The index of the point `lookahead` metres along a line of points from point `i`, forward
+    /// (`step` 1) or back (-1), not beyond `limit`. Along the line, not as the crow flies: round a
+    /// tight loop, a spiral ramp or a hairpin, the point 20 m away in a straight line lies back
+    /// across the loop, and the bearing from it had a left turn off Rue Plati, Monaco, come out as
+    /// straight on.
+    func indexAlong(from i: Int, step: Int, limit: Int, _ point: (Int) -> Coordinate) -> Int {
+        var j = i + step, along = ruler.distance(point(i), point(j))
+        while j != limit && along < ManeuverBuilder.lookahead {
+            along += ruler.distance(point(j), point(j + step))
+            j += step
         }
-        return ruler.bearing(g[i], end)
+        return j
     }
 
     /// Bearing of a directed edge as it leaves its source (first 20 m of shape).
@@ -1360,25 +1365,7 @@ public struct ManeuverBuilder: Sendable {
         if g.count >= 3, ruler.distance(g[0], g[1]) < ManeuverBuilder.offsetMeters, ruler.distance(g[1], g[2]) >= ManeuverBuilder.offsetMeters {
             first = 1
         }
-        let start = g[first]
-        var i = first + 1, along = ruler.distance(start, g[i])
-        while i < g.count - 1 && along < ManeuverBuilder.lookahead {
-            along += ruler.distance(g[i], g[i + 1])
-            i += 1
-        }
-        return ruler.bearing(start, g[i])
-    }
-
-    func bearingOut(_ leg: RouteLeg, shapeIndex: Int) -> Double {
-        let s = leg.shape
-        guard shapeIndex + 1 < s.count else { return ruler.bearing(s[max(0, shapeIndex - 1)], s[shapeIndex]) }
-        // (20 m along the route, as `bearingOut(_:)`)
-        var j = shapeIndex + 1, along = ruler.distance(s[shapeIndex], s[j])
-        while j < s.count - 1 && along < 20 {
-            along += ruler.distance(s[j], s[j + 1])
-            j += 1
-        }
-        return ruler.bearing(s[shapeIndex], s[j])
+        return ruler.bearing(g[first], g[indexAlong(from: first, step: 1, limit: g.count - 1) { g[$0] }])
     }
 
     /// The direction to set off in: along the first road only (20 m ahead, or its end when the
@@ -1387,24 +1374,13 @@ public struct ManeuverBuilder: Sendable {
     func departBearing(_ leg: RouteLeg) -> Double {
         let s = leg.shape
         let end = leg.edgeShapeStart.count > 1 ? min(max(leg.edgeShapeStart[1], 1), s.count - 1) : s.count - 1
-        var j = 1, along = ruler.distance(s[0], s[1])
-        while j < end && along < 20 {
-            along += ruler.distance(s[j], s[j + 1])
-            j += 1
-        }
-        return ruler.bearing(s[0], s[j])
+        return ruler.bearing(s[0], s[indexAlong(from: 0, step: 1, limit: end) { s[$0] }])
     }
 
     func bearingIn(_ leg: RouteLeg, shapeIndex: Int) -> Double {
         let s = leg.shape
-        guard shapeIndex > 0 else { return bearingOut(leg, shapeIndex: 0) }
-        // (20 m along the route, as `bearingIn(_:)`)
-        var j = shapeIndex - 1, along = ruler.distance(s[j], s[shapeIndex])
-        while j > 0 && along < 20 {
-            along += ruler.distance(s[j - 1], s[j])
-            j -= 1
-        }
-        return ruler.bearing(s[j], s[shapeIndex])
+        guard shapeIndex > 0 else { return departBearing(leg) }
+        return ruler.bearing(s[indexAlong(from: shapeIndex, step: -1, limit: 0) { s[$0] }], s[shapeIndex])
     }
 
     /// Side of the road the destination lies on, from the last stretch of the leg.

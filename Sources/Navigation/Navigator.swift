@@ -182,11 +182,10 @@ public struct Navigator: Sendable {
                         first = m
                         announced.append(target)
                     } else {
-                        let words = turnIn
-                        speak(Prompt(text: words, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
+                        speak(Prompt(text: turnIn, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
                         if near, var g = guidance {
                             // far out, the usual "turn in" prompt still comes nearer the maneuver
-                            let far = d > 2 * (max(150, v * 13) + v * speechSeconds(words))
+                            let far = d > 2 * (max(150, v * 13) + v * speechSeconds(turnIn))
                             for k in far ? [PromptKind.prepare] : [.prepare, .turnIn] { g.promptsGiven.insert("0:\(target):\(k.rawValue)") }
                             g.turnInEnds["0:\(target)"] = speakingUntil
                             guidance = g

@@ -70,6 +70,8 @@ struct Harness {
     }
 
     func named(_ name: String) -> [NavigationEvent] { events.filter { $0.name == name } }
+    /// Each prompt spoken, with the time it was said.
+    var timedPrompts: [(time: Double, prompt: Prompt)] { Array(zip(prompts.map(\.time), spoken)) }
     var prompts: [(kind: String, text: String, time: Double)] {
         events.compactMap { if case let .prompt(text, _, kind, _) = $0.kind { return (kind, text, $0.time) }; return nil }
     }

@@ -188,7 +188,7 @@ import Testing
                 #expect(street.isEmpty || h.spoken[..<i].contains { $0.text.contains(street) }, "\(q.id): '\(p.text)' but '\(street)' was never said")
             }
             // a "now" prompt right after its "turn in" prompt does not repeat the names just heard
-            let timed = Array(zip(h.prompts.map(\.time), h.spoken))
+            let timed = h.timedPrompts
             for (x, y) in zip(timed, timed.dropFirst()) where x.1.kind == .turnIn && y.1.kind == .now {
                 guard let mx = x.1.maneuver, let my = y.1.maneuver, mx.distanceFromStartMeters == my.distanceFromStartMeters,
                       !my.street.isEmpty, Navigator.bare(my) != nil else { continue }
@@ -262,7 +262,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
     func reminderOfAThenWaitsForItsMoment(extract: String, id: String) throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let h = try benchDrive(extract, id)
-        let timed = Array(zip(h.prompts.map(\.time), h.spoken))
+        let timed = h.timedPrompts
         // reminders: prompts for a maneuver said before as a "then"
         var reminders = [(Double, Prompt)]()
         for (i, x) in timed.enumerated() {
@@ -293,7 +293,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
     func lastTurnPromptEndsBeforeTheArrival(extract: String, id: String) throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let h = try benchDrive(extract, id)
-        let timed = Array(zip(h.prompts.map(\.time), h.spoken))
+        let timed = h.timedPrompts
         let a = try #require(timed.lastIndex { $0.1.kind == .arrive })
         let (t, p) = timed[a - 1]
         print("\(id): '\(p.text)' ends \(timed[a].0 - t - h.navigator.speechSeconds(p.text)) s before the arrival")
