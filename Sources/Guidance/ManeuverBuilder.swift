@@ -517,8 +517,10 @@ public struct ManeuverBuilder: Sendable {
             return make(.fork, angle < o.angle ? .slightLeft : .slightRight)
         }
         // joining a motorway or trunk that comes from behind: a merge, to the side of the road joined
+        // (not from a ramp that already carries the motorway's name or ref: the driver was told
+        // "take the exit onto A 5" where it began, and OSRM and Valhalla are silent where it joins)
         if highway.contains(outRec.roadClass), options.allSatisfy({ $0.deviation > 60 || $0.record.roadClass.isLink }),
-           inRec.roadClass.isLink || !keepsName,
+           !keepsName,
            let joined = others.filter({ !$0.leaves && $0.deviation > 120 && (highway.contains($0.record.roadClass) || $0.record.roadClass.isLink) }).first,
            inRec.roadClass.isLink || highway.contains(inRec.roadClass) {
             return make(.merge, joined.angle < 0 ? .slightLeft : .slightRight)

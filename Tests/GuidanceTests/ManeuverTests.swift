@@ -518,6 +518,21 @@ import Testing
         #expect(steps == ["depart", "continue left", "turn straight", "arrive"], "\(steps)")
     }
 
+    /// A ramp joining a motorway is a merge, unless the ramp already carries the motorway's ref:
+    /// the driver heard "take the exit onto A 5" where it began, and OSRM and Valhalla say nothing
+    /// where it joins (heidelberg-0157, the A 5 from the B 535).
+    @Test func rampCarryingTheMotorwaysRefJoinsSilently() throws {
+        let map = """
+            a       b       c
+                r
+            """
+        let motorway: ScenarioMap.Way = .init("abc", [("highway", "motorway"), ("ref", "A 5"), ("oneway", "yes")])
+        #expect(try turns(map, [motorway, .init("rb", [("highway", "motorway_link"), ("oneway", "yes")])], from: "r", to: "c")
+                    == ["depart", "merge slight left", "arrive"])
+        #expect(try turns(map, [motorway, .init("rb", [("highway", "motorway_link"), ("ref", "A 5"), ("oneway", "yes")])], from: "r", to: "c")
+                    == ["depart", "arrive"])
+    }
+
     /// Two roads to the right that both count as "right" by angle are told apart: the straighter
     /// one is "turn slightly right" (OSRM's turn assignment), so that the driver can tell which.
     @Test func twoRightTurnsAreToldApart() throws {

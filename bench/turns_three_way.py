@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Where Tern and Valhalla disagree on a turn, what does OSRM say?
+
+    .bench/venv/bin/python bench/turns_three_way.py [--extracts ...] [--json FILE] [--examples K]
+
+bench/valhalla_turns.py measures the issue's target (Tern's turn directions against Valhalla's
+on the routes where the two coincide) and, with --candidate osrm, how far OSRM's own narration
+agrees with Valhalla's by the same measure. This script takes each disagreement that the target
+figure counts (same routes, same rules: a decision compared only where both routes go the same
+way in and out, paired within 30 m, a lone "straight" not counted) and looks up OSRM's decision
+at that place on OSRM's route for the same query:
+
+  OSRM sides with Valhalla   OSRM says what Valhalla says (or, like it, nothing / straight):
+                             Tern is the odd one out, the first place to look for Tern's mistakes
+  OSRM sides with Tern       a difference between OSRM's narration and Valhalla's, which Tern,
+                             following OSRM's vocabulary and scenarios, shares
+  all three differ
+  OSRM goes another way      OSRM's route does not pass that place the same way in and out
+
+OSRM 26.10 (osrm-routed with its car profile, contraction hierarchies) comes from the
+osrm-bindings wheel in .bench/osrm-venv; bench/valhalla_turns.py --help says how to install it.
+Standard library + valhalla only.
+"""
+
+import argparse
+import collections
+import json
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import valhalla  # noqa: E402
+import valhalla_turns as vt  # noqa: E402
+
+
+def nearest_decision(ds, x, y, reach=vt.PAIR_M):
+    best = None
+    for d in ds:
+        dd = math.hypot(d[0] - x, d[1] - y)
+        if dd <= reach and (best is None or dd < best[0]):
+            best = (dd, d)
+    return best[1] if best else None
+
+
+def quiet(c):
+    return c in ("none", "straight")
+
+
+def side(t_cls, v_cls, o_cls):
+    if o_cls == v_cls or (quiet(o_cls) and quiet(v_cls)):
+        return "OSRM sides with Valhalla"
+    if o_cls == t_cls or (quiet(o_cls) and quiet(t_cls)):
+        return "OSRM sides with Tern"
+    return "all three differ"
+
+
+def run(a):
+    sides = collections.Counter()
+    kinds = collections.Counter()
+    examples = collections.defaultdict(list)
+    tern_bin = Path(a.tern)
+    for name in [e for e in a.extracts.split(",") if e]:
+        queries = json.loads((vt.SHARED / "data" / "bench" / f"{name}-queries.json").read_text())["queries"]
+        tern = vt.run_tern(tern_bin, vt.WORK / f"{name}.tmap", queries)
+        server = vt.OsrmServer(name, a.pbf_dir)
+        actor = valhalla.Actor(valhalla.get_config(tile_extract=Path(a.valhalla_dir) / name / "valhalla_tiles.tar", tile_dir=""))
+        try:
+            for q in queries:
+                tr = tern.get(q["id"])
+                if not tr or not tr.get("ok") or not tr.get("shape"):
+                    continue
+                try:
+                    vr = vt.ValhallaReference(actor).route(q)
+                except Exception:
+                    continue
+                orr = vt.osrm_as_tern(server.route(q))
+                if not orr.get("ok"):
+                    continue
+                legs = vr["trip"]["legs"]
+                v_len = float(vr["trip"]["summary"]["length"]) * 1000.0
+                t_shape = [tuple(p) for p in tr["shape"]]
+                v_leg_shapes = [vt.decode_polyline6(leg["shape"]) for leg in legs]
+                v_shape = [p for s in v_leg_shapes for p in s]
+                proj = vt.Projection(*t_shape[0])
+                tp = [proj.xy(*p) for p in t_shape]
+                vp = [proj.xy(*p) for p in v_shape]
+                op = [proj.xy(*p) for p in orr["shape"]]
+                tc, vc, oc = vt.cumulative(tp), vt.cumulative(vp), vt.cumulative(op)
+                t_len = float(tr.get("distance_m") or tc[-1])
+                # the coincidence test of valhalla_turns.py
+                if not (t_len > 0 and v_len > 0 and abs(t_len / v_len - 1) <= vt.LENGTH_TOL and abs(v_len / t_len - 1) <= vt.LENGTH_TOL):
+                    continue
+                tg, vg, og = vt.SegmentGrid(tp, vt.NEAR_M), vt.SegmentGrid(vp, vt.NEAR_M), vt.SegmentGrid(op, vt.NEAR_M)
+                if (vt.on_fraction(vt.resample(tp, tc, vt.SAMPLE_STEP_M), vg) < vt.ON_FRACTION
+                        or vt.on_fraction(vt.resample(vp, vc, vt.SAMPLE_STEP_M), tg) < vt.ON_FRACTION):
+                    continue
+                td = vt.tern_decisions(tr, proj, tp, tc)
+                vd = vt.valhalla_decisions(v_leg_shapes, [leg.get("maneuvers", []) for leg in legs], proj)
+                od = vt.tern_decisions(orr, proj, op, oc)
+                td, _ = vt.split_shared(td, (tp, tc, tg), (vp, vc, vg), vt.SHARED_M)
+                vd, _ = vt.split_shared(vd, (vp, vc, vg), (tp, tc, tg), vt.SHARED_M)
+                pairs, t_un, v_un = vt.align(td, vd)
+                items = [(td[i], vd[j]) for i, j, _ in pairs] + [(td[i], None) for i in t_un] + [(None, vd[j]) for j in v_un]
+                for t, v in items:
+                    t_cls = t[2] if t else "none"
+                    v_cls = v[2] if v else "none"
+                    if t_cls == v_cls or (quiet(t_cls) and quiet(v_cls)):
+                        continue  # agreed, or a lone "straight", which the target figure does not count
+                    anchor = t or v
+                    pts, cum = (tp, tc) if t else (vp, vc)
+                    if not vt.on_shared_stretch(pts, cum, cum[anchor[7]], og):
+                        sides["OSRM goes another way"] += 1
+                        continue
+                    o = nearest_decision(od, anchor[0], anchor[1])
+                    o_cls = o[2] if o else "none"
+                    s = side(t_cls, v_cls, o_cls)
+                    sides[s] += 1
+                    kind = f"{s}: tern {t_cls} / valhalla {v_cls} / osrm {o_cls}"
+                    kinds[kind] += 1
+                    examples[kind].append({
+                        "id": q["id"], "lat": round(anchor[4], 6), "lon": round(anchor[5], 6), "shape_turn_deg": anchor[6],
+                        "tern": vt.describe_tern(t[3]) if t else None,
+                        "valhalla": vt.describe_valhalla(v[3]) if v else None,
+                        "osrm": vt.describe_tern(o[3]) if o else None})
+        finally:
+            server.close()
+            del actor
+    total = sum(sides.values())
+    print(f"disagreements between Tern and Valhalla counted by the target figure: {total}")
+    for s, n in sides.most_common():
+        print(f"  {n:5}  {s} ({100.0 * n / total:.1f}%)")
+    print("by kind:")
+    for kind, n in kinds.most_common(a.top):
+        print(f"  {n:5}  {kind}")
+        for ex in examples[kind][:a.examples]:
+            print(f"           {ex['id']} @{ex['lat']},{ex['lon']} (shape turns {ex['shape_turn_deg']}°): "
+                  f"tern {ex['tern']} | valhalla {ex['valhalla']} | osrm {ex['osrm']}")
+    if a.json:
+        Path(a.json).write_text(json.dumps({"sides": sides, "kinds": kinds, "examples": examples}, indent=1, ensure_ascii=False))
+        print(f"wrote {a.json}")
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--extracts", default=",".join(vt.ALL_EXTRACTS))
+    ap.add_argument("--tern", default=str(vt.TERN), help="tern binary (default .build/release/tern)")
+    ap.add_argument("--valhalla-dir", default=str(vt.WORK / "valhalla"))
+    ap.add_argument("--pbf-dir", default=str(vt.SHARED / "data" / "osm"), help="OSRM's data is built from <dir>/<extract>.osm.pbf")
+    ap.add_argument("--top", type=int, default=16)
+    ap.add_argument("--examples", type=int, default=1)
+    ap.add_argument("--json")
+    a = ap.parse_args(argv)
+    if not Path(a.tern).exists():
+        sys.exit(f"no {a.tern}: build first (swift build -c release --product tern)")
+    return run(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
