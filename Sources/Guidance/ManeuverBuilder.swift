@@ -919,6 +919,16 @@ public struct ManeuverBuilder: Sendable {
             // into one "turn sharp left" the first junction offers no sharp left (OSRM says both)
             if sTurn, nTurn, sameSide, gap > ManeuverBuilder.staggeredMeters,
                isStreetOfItsOwn(s, between: before, and: n, leg: leg, turning: total) { i += 1; continue }
+            // nor over a two-way connector (not a piece of the road the car came on) where the
+            // second junction offers another way on: the driver turns at two junctions ("turn
+            // right", 17 m on "turn right onto Maria-Zimmermann-Straße", Heidelberg), as OSRM and
+            // Valhalla both say; OSRM folds a second turn into the first where it leaves no choice
+            if sTurn, nTurn, sameSide, gap > ManeuverBuilder.staggeredMeters, !returns(to: before, n),
+               s.street.isEmpty || s.street != before.street, s.edgeIndex < leg.edges.count,
+               !ManeuverBuilder.isOneWay(map.edge(leg.edges[s.edgeIndex].edge)), offersAnotherWay(leg, at: n.edgeIndex) {
+                i += 1
+                continue
+            }
             var merged = s
             merged.street = n.street
             merged.ref = n.ref
@@ -1019,6 +1029,16 @@ public struct ManeuverBuilder: Sendable {
               s.edgeIndex < leg.edges.count else { return false }
         return !ManeuverBuilder.isOneWay(map.edge(leg.edges[s.edgeIndex].edge))
             || (abs(total) < 150 && namedRoadGoesOn(leg, at: n.edgeIndex))
+    }
+
+    /// Whether, at the junction where edge `k` of the leg starts, the car may take another road
+    /// than the route's (not back the way it came).
+    private func offersAnotherWay(_ leg: RouteLeg, at k: Int) -> Bool {
+        guard k > 0, k < leg.edges.count else { return false }
+        let inEdge = leg.edges[k - 1], outEdge = leg.edges[k]
+        return roads(at: map.source(of: outEdge), from: inEdge, bearingIn: bearingIn(inEdge)).contains {
+            $0.canEnter && $0.out.edge != outEdge.edge
+        }
     }
 
     /// Whether, at the junction where edge `k` of the leg starts, the road arriving there goes on by

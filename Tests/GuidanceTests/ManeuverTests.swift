@@ -255,8 +255,9 @@ import Testing
     }
 
     /// Two left turns a few metres apart that end up heading back are a U-turn only back onto
-    /// the road the car came on: onto an unnamed road beside it they are one sharp turn (a
-    /// "make a U-turn" there sent the driver round on Avenue de Verdun, Monaco).
+    /// the road the car came on: onto an unnamed road beside it they are two left turns, the
+    /// second junction offering other ways on (a "make a U-turn" there sent the driver round on
+    /// Avenue de Verdun, Monaco; OSRM and Valhalla say both turns).
     @Test func twoTurnsOntoAnotherRoadAreNoUTurn() throws {
         let hairpin = """
                     g
@@ -271,7 +272,7 @@ import Testing
         let ways = [ScenarioMap.Way("abc", [("highway", "residential"), ("name", "Avenue")]),
                     ScenarioMap.Way("bdg", [("highway", "residential")])]
         let unnamed = try turns(hairpin, grid: 5, ways + [.init("edf", [("highway", "residential")])], to: "e")
-        #expect(unnamed == ["depart", "turn sharp left", "arrive"], "\(unnamed)")
+        #expect(unnamed == ["depart", "turn left", "turn left", "arrive"], "\(unnamed)")
         // back onto a road of the name the car came on: a U-turn
         let back = try turns(hairpin, grid: 5, ways + [.init("edf", [("highway", "residential"), ("name", "Avenue")])], to: "e")
         #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
@@ -516,6 +517,27 @@ import Testing
                     ScenarioMap.Way("ce", [("highway", "residential")])]
         let steps = try turns(map, grid: 5, ways, to: "e")
         #expect(steps == ["depart", "continue left", "turn straight", "arrive"], "\(steps)")
+    }
+
+    /// Two right turns 20 m apart over an unnamed two-way road are two turns where the second
+    /// junction offers another way on (OSRM and Valhalla say both: "turn right", then "turn right
+    /// onto Maria-Zimmermann-Straße", Heidelberg); where it offers none, the second is no decision
+    /// and the two are one maneuver.
+    @Test func twoTurnsAtTwoJunctionsAreTwo() throws {
+        let map = """
+            a       b       c
+
+                    d
+            e
+
+                    g
+            """
+        let main: ScenarioMap.Way = .init("abc", [("highway", "primary"), ("name", "Main Road")])
+        let side: ScenarioMap.Way = .init("de", [("highway", "residential"), ("name", "Side Street")])
+        #expect(try turns(map, [main, side, .init("bdg", [("highway", "residential")])], to: "e")
+                    == ["depart", "turn right", "turn right", "arrive"])
+        let folded = try turns(map, [main, side, .init("bd", [("highway", "residential")])], to: "e")
+        #expect(folded.count == 3 && folded[1].hasSuffix("right"), "\(folded)")
     }
 
     /// A ramp joining a motorway is a merge, unless the ramp already carries the motorway's ref:
@@ -949,7 +971,8 @@ import Testing
     }
 
     /// A hairpin of a two-way mountain road at a junction is a sharp turn, not a U-turn (Boulevard
-    /// du Midi, Monaco); two right turns over a short link onto another road are one sharp right.
+    /// du Midi, Monaco); two right turns over a short link that ends at another road (no other
+    /// way on there) are one sharp right.
     @Test func hairpinsAreSharpTurns() throws {
         #expect(try turns("""
                       d
@@ -975,7 +998,7 @@ import Testing
 
             f         g
             """, [.init("abc", [("highway", "tertiary"), ("name", "Main Road")]),
-                  .init("beg", [("highway", "residential")]),
+                  .init("be", [("highway", "residential")]),
                   .init("ef", [("highway", "residential"), ("name", "Other Road")])], to: "f") == ["depart", "turn sharp right", "arrive"])
     }
 
