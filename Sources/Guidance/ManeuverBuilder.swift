@@ -543,7 +543,7 @@ public struct ManeuverBuilder: Sendable {
                 // were the other way allowed (not a bend past a forbidden side road)
                 let physical = others.filter(\.leaves)
                 if abs(angle) >= 45, physical.contains(where: { !$0.canEnter }),
-                   !isObvious(angle: angle, outRec: outRec, inRec: inRec, options: physical, sameName: sameName, keepsName: keepsName,
+                   !isObvious(angle: angle, outEdge: outEdge, outRec: outRec, inRec: inRec, options: physical, sameName: sameName, keepsName: keepsName,
                               straighterInSight: straighterInSight) {
                     return make(keepsName ? .continue : .turn, modifier)
                 }
@@ -569,7 +569,7 @@ public struct ManeuverBuilder: Sendable {
             return make(.fork, angle < other.angle ? .slightLeft : .slightRight)
         }
 
-        if isObvious(angle: angle, outRec: outRec, inRec: inRec, options: options, sameName: sameName, keepsName: keepsName,
+        if isObvious(angle: angle, outEdge: outEdge, outRec: outRec, inRec: inRec, options: options, sameName: sameName, keepsName: keepsName,
                      straighterInSight: straighterInSight) {
             var mod = modifier
             // (a new name about straight on beside a straighter road on the other side: the
@@ -594,13 +594,14 @@ public struct ManeuverBuilder: Sendable {
         // the end of a road at a T: the way on goes both ways, nothing straight ahead
         if all.count == 2, let o = others.first, endsAtT(angle: angle, bearingOut: bOut, other: o) { return make(.endOfRoad, modifier) }
         // the road splits into itself and another road of the same rank, both about straight on:
-        // which side to keep (not where both branches carry the road's name: it parts round an
-        // island; motorways have their own rules above)
+        // which side to keep (motorways have their own rules above). Where both branches carry the
+        // road's name, only if they go separate ways ("keep left to stay on Czernyring", as OSRM
+        // and Valhalla say, Heidelberg), not round an island
         if keepsName, modifier == .straight, !highway.contains(inRec.roadClass),
            let o = options.filter({ $0.deviation < 20 && abs(ManeuverBuilder.priority($0.record.roadClass) - ManeuverBuilder.priority(outRec.roadClass)) <= 1
-               && announcesName(from: outRec, to: $0.record) }).min(by: { $0.deviation < $1.deviation }),
+               && (announcesName(from: outRec, to: $0.record) || splitsOff($0, from: outEdge, outRec)) }).min(by: { $0.deviation < $1.deviation }),
            o.deviation <= abs(angle) + 10 {
-            return make(.fork, angle < o.angle ? .slightLeft : .slightRight)
+            return make(announcesName(from: outRec, to: o.record) ? .fork : .continue, angle < o.angle ? .slightLeft : .slightRight)
         }
         // (the road going on by name about straight is silent, unless another road, no driveway,
         // goes on straighter: following the road is then a side to keep, CG-2 at Encamp, Andorra)
@@ -641,7 +642,7 @@ public struct ManeuverBuilder: Sendable {
     /// True when the driver needs no instruction to take `outRec` here: it is the clear way on
     /// (much straighter than every alternative, or the continuation of the road by name and
     /// rank while the alternatives are minor roads).
-    private func isObvious(angle: Double, outRec: EdgeRecord, inRec: EdgeRecord, options: [Road], sameName: Bool, keepsName: Bool,
+    private func isObvious(angle: Double, outEdge: DirectedEdge, outRec: EdgeRecord, inRec: EdgeRecord, options: [Road], sameName: Bool, keepsName: Bool,
                            straighterInSight: Bool) -> Bool {
         let dev = abs(angle)
         if straighterInSight { return false }
@@ -686,7 +687,8 @@ public struct ManeuverBuilder: Sendable {
         let straighter = options.filter { $0.deviation <= dev + 0.5 }
         // every alternative is much more of a turn
         if straighter.isEmpty, options.allSatisfy({ $0.deviation > max(dev + 30, dev * 2) || ($0.deviation > dev && $0.deviation > 60)
-            || ((sameName || announcesName(from: inRec, to: $0.record)) && $0.deviation > max(dev + 7.5, dev * 2)) }) {
+            || ((sameName || announcesName(from: inRec, to: $0.record)) && $0.deviation > max(dev + 7.5, dev * 2)
+                && !splitsOff($0, from: outEdge, outRec)) }) {
             return true
         }
         // the road itself goes on (name and rank) and every alternative is a lesser road
@@ -1029,6 +1031,19 @@ public struct ManeuverBuilder: Sendable {
               s.edgeIndex < leg.edges.count else { return false }
         return !ManeuverBuilder.isOneWay(map.edge(leg.edges[s.edgeIndex].edge))
             || (abs(total) < 150 && namedRoadGoesOn(leg, at: n.edgeIndex))
+    }
+
+    /// How far two branches of a named road may run apart and still be one road parting round an
+    /// island, metres.
+    static let islandMeters = 150.0
+
+    /// Whether the road `o` leaving a junction is a branch of the named road the route takes
+    /// there (`outEdge`, `outRec`) that goes its own way: of the same name, and not meeting the
+    /// route's branch again within `islandMeters` (where it does, the road parts round an island).
+    func splitsOff(_ o: Road, from outEdge: DirectedEdge, _ outRec: EdgeRecord) -> Bool {
+        guard outRec.nameID != 0, !announcesName(from: outRec, to: o.record) else { return false }
+        let reach = ManeuverBuilder.islandMeters
+        return nodesAlong(from: outEdge, meters: reach).isDisjoint(with: nodesAlong(from: o.out, meters: reach))
     }
 
     /// Whether, at the junction where edge `k` of the leg starts, the car may take another road

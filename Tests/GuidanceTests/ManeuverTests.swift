@@ -540,6 +540,22 @@ import Testing
         #expect(folded.count == 3 && folded[1].hasSuffix("right"), "\(folded)")
     }
 
+    /// A named road splitting into two branches of its own name is a side to keep where the
+    /// branches go separate ways ("keep left to stay on Czernyring", as OSRM and Valhalla say,
+    /// Heidelberg), and nothing to say where they meet again round an island.
+    @Test func roadSplittingIntoItselfSaysTheSide() throws {
+        let split = """
+                        d       e
+            a   b   c               h   i
+                        f       g
+            """
+        let road = [("highway", "secondary"), ("name", "Ring Road")]
+        #expect(try turns(split, [.init("abc", road), .init("cde", road), .init("cfg", road)], to: "e")
+                    == ["depart", "continue slight left", "arrive"])
+        #expect(try turns(split, [.init("abc", road), .init("cdeh", road), .init("cfgh", road), .init("hi", road)], to: "i")
+                    == ["depart", "arrive"])
+    }
+
     /// A ramp joining a motorway is a merge, unless the ramp already carries the motorway's ref:
     /// the driver heard "take the exit onto A 5" where it began, and OSRM and Valhalla say nothing
     /// where it joins (heidelberg-0157, the A 5 from the B 535).
