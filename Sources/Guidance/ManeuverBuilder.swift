@@ -668,6 +668,14 @@ public struct ManeuverBuilder: Sendable {
         // a wider bend of the road itself where every other road is twice as much of a turn
         // (OSRM's distinct wide turn)
         if dev > 40, sameName, options.allSatisfy({ $0.deviation > 2 * dev }) { return true }
+        // a main road bending by less than 60° where only streets of a lower group leave, each
+        // named otherwise and none of them straighter: the road is the way on (OSRM and Valhalla
+        // are silent: Avenue Hugues Savorani, Monaco; Widum at Platta, Liechtenstein)
+        if dev < ManeuverBuilder.wideTurn, sameName, inRec.roadClass == outRec.roadClass, !options.isEmpty,
+           options.allSatisfy({ $0.deviation > dev && ManeuverBuilder.group($0.record.roadClass) > ManeuverBuilder.group(inRec.roadClass)
+               && announcesName(from: inRec, to: $0.record) && announcesName(from: outRec, to: $0.record) }) {
+            return true
+        }
         guard dev <= 40 else { return false }
         // the road by its name goes another way: going straight on is a choice to announce (also
         // onto an unnamed road, which is no news by name: OSRM's "turn straight" onto a driveway

@@ -556,6 +556,25 @@ import Testing
                     == ["depart", "arrive"])
     }
 
+    /// A main road bending by 45° past a residential street is silent where the street is more of
+    /// a turn (OSRM and Valhalla say nothing, Avenue Hugues Savorani, Monaco), and said where
+    /// the street goes on straighter.
+    @Test func mainRoadBendingPastAWiderSideStreetIsSilent() throws {
+        func turnsPast(side column: Int) throws -> [String] {
+            let pad = String(repeating: " ", count: column)
+            return try turns("""
+                \(pad)s
+
+                a       b
+
+                          c
+                """, [.init("abc", [("highway", "secondary"), ("name", "Main Road")]),
+                      .init("bs", [("highway", "residential"), ("name", "Side Street")])], to: "c")
+        }
+        #expect(try turnsPast(side: 9) == ["depart", "arrive"])
+        #expect(try turnsPast(side: 12) == ["depart", "continue right", "arrive"])
+    }
+
     /// A ramp joining a motorway is a merge, unless the ramp already carries the motorway's ref:
     /// the driver heard "take the exit onto A 5" where it began, and OSRM and Valhalla say nothing
     /// where it joins (heidelberg-0157, the A 5 from the B 535).
