@@ -55,6 +55,10 @@ public struct ManeuverBuilder: Sendable {
     /// A sliproad (a short road cutting the corner between two roads that cross) is at most this
     /// long, and so are the two sides of the corner it cuts, metres.
     static let sliproadMeters = 150.0
+    /// Another road this much more of a turn than the way on (and twice as much) is a distinct
+    /// way, no fork to announce, degrees (OSRM's half FUZZY_ANGLE_DIFFERENCE: "keep right to stay
+    /// on Bierhelderhofweg" 9° past Saupfercheckweg at 19°, Heidelberg, as OSRM and Valhalla say).
+    static let fuzzyDistinct = 12.5
     /// A turn at least this sharp (degrees) is announced wherever a straighter way on exists.
     static let wideTurn = 60.0
     /// A roundabout larger than this (radius, m) with a name of its own is a rotary.
@@ -695,7 +699,7 @@ public struct ManeuverBuilder: Sendable {
         let straighter = options.filter { $0.deviation <= dev + 0.5 }
         // every alternative is much more of a turn
         if straighter.isEmpty, options.allSatisfy({ $0.deviation > max(dev + 30, dev * 2) || ($0.deviation > dev && $0.deviation > 60)
-            || ((sameName || announcesName(from: inRec, to: $0.record)) && $0.deviation > max(dev + 7.5, dev * 2)
+            || ((sameName || announcesName(from: inRec, to: $0.record)) && $0.deviation > max(dev + ManeuverBuilder.fuzzyDistinct, dev * 2)
                 && !splitsOff($0, from: outEdge, outRec)) }) {
             return true
         }

@@ -575,6 +575,23 @@ import Testing
         #expect(try turnsPast(side: 12) == ["depart", "continue right", "arrive"])
     }
 
+    /// A road going on 5° off straight past another road 14° off on the other side is a fork
+    /// (OSRM's fuzzy angle: less than 12.5° more of a turn is not distinct; OSRM and Valhalla say
+    /// "keep right" at Bierhelderhofweg, Heidelberg); 25° off, the other road is distinct.
+    @Test func aRoadLittleMoreOfATurnIsAFork() throws {
+        func turnsPast(column: Int) throws -> [String] {
+            let pad = String(repeating: " ", count: column)
+            return try turns("""
+                \(pad)d
+                a       b
+                                    c
+                """, [.init("abc", [("highway", "tertiary"), ("name", "Hill Road")]),
+                      .init("bd", [("highway", "tertiary"), ("name", "Other Road")])], to: "c")
+        }
+        #expect(try turnsPast(column: 12) == ["depart", "fork slight right", "arrive"])
+        #expect(try turnsPast(column: 10) == ["depart", "arrive"])
+    }
+
     /// A ramp joining a motorway is a merge, unless the ramp already carries the motorway's ref:
     /// the driver heard "take the exit onto A 5" where it began, and OSRM and Valhalla say nothing
     /// where it joins (heidelberg-0157, the A 5 from the B 535).
