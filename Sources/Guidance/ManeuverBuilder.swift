@@ -650,6 +650,13 @@ public struct ManeuverBuilder: Sendable {
                            straighterInSight: Bool) -> Bool {
         let dev = abs(angle)
         if straighterInSight { return false }
+        // onto a road that goes on the other way too, to the other side: which way to take on it
+        // is the driver's choice, said however short the road is ("turn left onto Pflugstrasse"
+        // from St. Wolfgangstrasse, Liechtenstein, as OSRM and Valhalla say; a new name there was
+        // dropped as holding for less than 105 m)
+        if !sameName, outRec.nameID != 0, dev >= 20,
+           options.contains(where: { $0.record.nameID == outRec.nameID && ($0.angle > 0) != (angle > 0)
+               && abs(Angle.difference(from: angle, to: $0.angle)) >= 90 }) { return false }
         // staying on a road where only ramps leave it
         if !outRec.roadClass.isLink, !inRec.roadClass.isLink, !options.isEmpty, options.allSatisfy({ $0.record.roadClass.isLink }),
            dev <= 100, sameName || options.allSatisfy({ $0.deviation > dev }) {

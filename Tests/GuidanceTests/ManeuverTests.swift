@@ -592,6 +592,20 @@ import Testing
         #expect(try turnsPast(column: 10) == ["depart", "arrive"])
     }
 
+    /// Bearing onto a road that goes on the other way too is a turn, a choice of direction on
+    /// it (OSRM and Valhalla: "turn left onto Pflugstrasse" from St. Wolfgangstrasse,
+    /// Liechtenstein), not a new name on the way on, which a short stretch of the road would drop.
+    @Test func ontoARoadGoingBothWaysIsATurn() throws {
+        #expect(try turns("""
+                      c                   e
+            a       b
+
+                    d
+            """, [.init("ab", [("highway", "residential"), ("name", "Main Street")]),
+                  .init("dbce", [("highway", "residential"), ("name", "Cross Street")])], to: "e")
+            == ["depart", "turn slight left", "arrive"])
+    }
+
     /// A ramp joining a motorway is a merge, unless the ramp already carries the motorway's ref:
     /// the driver heard "take the exit onto A 5" where it began, and OSRM and Valhalla say nothing
     /// where it joins (heidelberg-0157, the A 5 from the B 535).
