@@ -603,7 +603,7 @@ public struct ManeuverBuilder: Sendable {
         // and Valhalla say, Heidelberg), not round an island
         if keepsName, modifier == .straight, !highway.contains(inRec.roadClass),
            let o = options.filter({ $0.deviation < 20 && abs(ManeuverBuilder.priority($0.record.roadClass) - ManeuverBuilder.priority(outRec.roadClass)) <= 1
-               && (announcesName(from: outRec, to: $0.record) || splitsOff($0, from: outEdge, outRec)) }).min(by: { $0.deviation < $1.deviation }),
+               && (announcesName(from: outRec, to: $0.record) || splitsOff($0, from: outEdge, outRec, turning: angle)) }).min(by: { $0.deviation < $1.deviation }),
            o.deviation <= abs(angle) + 10 {
             return make(announcesName(from: outRec, to: o.record) ? .fork : .continue, angle < o.angle ? .slightLeft : .slightRight)
         }
@@ -707,7 +707,7 @@ public struct ManeuverBuilder: Sendable {
         // every alternative is much more of a turn
         if straighter.isEmpty, options.allSatisfy({ $0.deviation > max(dev + 30, dev * 2) || ($0.deviation > dev && $0.deviation > 60)
             || ((sameName || announcesName(from: inRec, to: $0.record)) && $0.deviation > max(dev + ManeuverBuilder.fuzzyDistinct, dev * 2)
-                && !splitsOff($0, from: outEdge, outRec)) }) {
+                && !splitsOff($0, from: outEdge, outRec, turning: angle)) }) {
             return true
         }
         // the road itself goes on (name and rank) and every alternative is a lesser road
@@ -1057,10 +1057,13 @@ public struct ManeuverBuilder: Sendable {
     static let islandMeters = 150.0
 
     /// Whether the road `o` leaving a junction is a branch of the named road the route takes
-    /// there (`outEdge`, `outRec`) that goes its own way: of the same name, and not meeting the
-    /// route's branch again within `islandMeters` (where it does, the road parts round an island).
-    func splitsOff(_ o: Road, from outEdge: DirectedEdge, _ outRec: EdgeRecord) -> Bool {
-        guard outRec.nameID != 0, !announcesName(from: outRec, to: o.record) else { return false }
+    /// there (`outEdge`, `outRec`, turning `angle`) that goes its own way: of the same name,
+    /// leaving within 45° of the route's branch (not the road's other arm at a T), and not meeting
+    /// the route's branch again within `islandMeters` (where it does, the road parts round an
+    /// island).
+    func splitsOff(_ o: Road, from outEdge: DirectedEdge, _ outRec: EdgeRecord, turning angle: Double) -> Bool {
+        guard outRec.nameID != 0, abs(Angle.difference(from: angle, to: o.angle)) < 45,
+              !announcesName(from: outRec, to: o.record) else { return false }
         let reach = ManeuverBuilder.islandMeters
         return nodesAlong(from: outEdge, meters: reach).isDisjoint(with: nodesAlong(from: o.out, meters: reach))
     }
