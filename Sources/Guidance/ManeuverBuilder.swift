@@ -1270,8 +1270,11 @@ public struct ManeuverBuilder: Sendable {
             if s.type == .newName, !s.overridden, LaneAdvice(s.lanes) == nil, let prev = out.last {
                 let next = steps[i + 1]
                 // (a new name where the road turns, left, right or sharp, is said however short:
-                // the driver hears the turn; not just before the arrival, which says it)
+                // the driver hears the turn; so is a slight one at a junction where another road
+                // leaves, "turn slightly right onto Am Götzenberg", as Valhalla says, not at a bend;
+                // not just before the arrival, which says it)
                 let turns = ![ManeuverModifier.straight, .slightLeft, .slightRight].contains(s.modifier ?? .straight)
+                    || (s.modifier.map { $0 != .straight } ?? false) && !s.atBend
                 let length = next.distanceFromStartMeters - s.distanceFromStartMeters
                 let repeatsName = prev.street == s.street && prev.ref == s.ref
                 if repeatsName || (length < ManeuverBuilder.nameSegmentCutoff && (!turns || next.type == .arrive)) {

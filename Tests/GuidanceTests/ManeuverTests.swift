@@ -606,6 +606,31 @@ import Testing
             == ["depart", "turn slight left", "arrive"])
     }
 
+    /// A new name for less than 105 m is not said on a straight road or round a bend, but a slight
+    /// bear onto it at a junction where another road leaves is ("turn slightly right onto Am
+    /// Götzenberg", Heidelberg, as Valhalla says).
+    @Test func shortNewNameAtAJunctionIsSaid() throws {
+        let map = """
+                     e
+
+            a       b
+                      c
+
+
+
+
+
+                      f
+            """
+        let ways: [ScenarioMap.Way] = [.init("ab", [("highway", "residential"), ("name", "Main Road")]),
+                                       .init("bc", [("highway", "residential"), ("name", "Short Lane")]),
+                                       .init("cf", [("highway", "residential"), ("name", "Long Road")])]
+        let junction = try turns(map, grid: 20, ways + [.init("be", [("highway", "residential"), ("name", "Other Road")])], to: "f")
+        #expect(junction == ["depart", "new name slight right", "new name right", "arrive"], "\(junction)")
+        let bend = try turns(map, grid: 20, ways, to: "f")
+        #expect(bend == ["depart", "new name right", "arrive"], "\(bend)")
+    }
+
     /// A ramp joining a motorway is a merge, unless the ramp already carries the motorway's ref:
     /// the driver heard "take the exit onto A 5" where it began, and OSRM and Valhalla say nothing
     /// where it joins (heidelberg-0157, the A 5 from the B 535).
