@@ -77,38 +77,21 @@ def run(a):
                 orr = vt.osrm_as_tern(server.route(q))
                 if not orr.get("ok"):
                     continue
-                legs = vr["trip"]["legs"]
-                v_len = float(vr["trip"]["summary"]["length"]) * 1000.0
-                t_shape = [tuple(p) for p in tr["shape"]]
-                v_leg_shapes = [vt.decode_polyline6(leg["shape"]) for leg in legs]
-                v_shape = [p for s in v_leg_shapes for p in s]
-                proj = vt.Projection(*t_shape[0])
-                tp = [proj.xy(*p) for p in t_shape]
-                vp = [proj.xy(*p) for p in v_shape]
-                op = [proj.xy(*p) for p in orr["shape"]]
-                tc, vc, oc = vt.cumulative(tp), vt.cumulative(vp), vt.cumulative(op)
-                t_len = float(tr.get("distance_m") or tc[-1])
-                # the coincidence test of valhalla_turns.py
-                if not (t_len > 0 and v_len > 0 and abs(t_len / v_len - 1) <= vt.LENGTH_TOL and abs(v_len / t_len - 1) <= vt.LENGTH_TOL):
+                c = vt.compare_routes(tr, vr, vt.SHARED_M)
+                if c.status != "coinciding":
                     continue
-                tg, vg, og = vt.SegmentGrid(tp, vt.NEAR_M), vt.SegmentGrid(vp, vt.NEAR_M), vt.SegmentGrid(op, vt.NEAR_M)
-                if (vt.on_fraction(vt.resample(tp, tc, vt.SAMPLE_STEP_M), vg) < vt.ON_FRACTION
-                        or vt.on_fraction(vt.resample(vp, vc, vt.SAMPLE_STEP_M), tg) < vt.ON_FRACTION):
-                    continue
-                td = vt.tern_decisions(tr, proj, tp, tc)
-                vd = vt.valhalla_decisions(v_leg_shapes, [leg.get("maneuvers", []) for leg in legs], proj)
-                od = vt.tern_decisions(orr, proj, op, oc)
-                td, _ = vt.split_shared(td, (tp, tc, tg), (vp, vc, vg), vt.SHARED_M)
-                vd, _ = vt.split_shared(vd, (vp, vc, vg), (tp, tc, tg), vt.SHARED_M)
-                pairs, t_un, v_un = vt.align(td, vd)
-                items = [(td[i], vd[j]) for i, j, _ in pairs] + [(td[i], None) for i in t_un] + [(None, vd[j]) for j in v_un]
+                op = [c.proj.xy(*p) for p in orr["shape"]]
+                od = vt.tern_decisions(orr, c.proj, op, vt.cumulative(op))
+                og = vt.SegmentGrid(op, vt.NEAR_M)
+                td, vd = c.td, c.vd
+                items = [(td[i], vd[j]) for i, j, _ in c.pairs] + [(td[i], None) for i in c.t_un] + [(None, vd[j]) for j in c.v_un]
                 for t, v in items:
                     t_cls = t[2] if t else "none"
                     v_cls = v[2] if v else "none"
                     if t_cls == v_cls or (quiet(t_cls) and quiet(v_cls)):
                         continue  # agreed, or a lone "straight", which the target figure does not count
                     anchor = t or v
-                    pts, cum = (tp, tc) if t else (vp, vc)
+                    pts, cum = (c.t_pts, c.t_cum) if t else (c.v_pts, c.v_cum)
                     if not vt.on_shared_stretch(pts, cum, cum[anchor[7]], og):
                         sides["OSRM goes another way"] += 1
                         continue

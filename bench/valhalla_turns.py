@@ -102,10 +102,13 @@ import json
 import math
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import types
+import urllib.request
 from pathlib import Path
 
 import valhalla
@@ -473,9 +476,6 @@ class OsrmServer:
     """osrm-routed on a free local port for one extract; route(q) gives OSRM's JSON answer."""
 
     def __init__(self, name, pbf_dir):
-        import socket
-        import urllib.request
-        self.urllib = urllib.request
         base = build_osrm(name, pbf_dir)
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
@@ -500,7 +500,7 @@ class OsrmServer:
         url = (f"http://127.0.0.1:{self.port}/route/v1/driving/{coords}"
                "?steps=true&overview=full&geometries=polyline6&annotations=false")
         try:
-            with self.urllib.urlopen(url, timeout=60) as r:
+            with urllib.request.urlopen(url, timeout=60) as r:
                 return json.loads(r.read())
         except Exception as e:  # HTTPError 400 NoRoute and the like
             body = getattr(e, "read", lambda: b"")()
@@ -525,8 +525,6 @@ def osrm_maneuver(step):
         m["modifier"] = man["modifier"]
     if man.get("exit") is not None:
         m["exit"] = man["exit"]
-    if man.get("type") in ("roundabout", "rotary", "roundabout turn") and man.get("exit") is None:
-        m["exit"] = None
     m["instruction"] = (step.get("name") or step.get("ref") or "")
     return m
 
@@ -750,6 +748,47 @@ class Tally:
         }
 
 
+def compare_routes(tr, vr, shared_m):
+    """Tern's route `tr` (one `tern route --json` answer, or OSRM's made into one) against the
+    reference's trip `vr` (Valhalla's answer, or OSRM's made into one). Returns a namespace:
+    lengths (t_len, v_len), the share of each shape on the other (t_on, v_on), the projected
+    shapes (proj, t_pts, t_cum, v_pts, v_cum), the status ("coinciding", "lengths differ",
+    "shapes differ") and, when coinciding, the decisions of each (n_tern, n_valhalla), those
+    compared (td, vd: where both routes go the same way in and out), how many were left out
+    where the routes part (apart_tern, apart_valhalla) and their pairing (pairs, t_un, v_un)."""
+    legs = vr["trip"]["legs"]
+    v_len = float(vr["trip"]["summary"]["length"]) * 1000.0
+    t_shape = [tuple(p) for p in tr["shape"]]
+    v_leg_shapes = [decode_polyline6(leg["shape"]) for leg in legs]
+    v_shape = [p for s in v_leg_shapes for p in s]
+    proj = Projection(*t_shape[0])
+    t_pts = [proj.xy(*p) for p in t_shape]
+    v_pts = [proj.xy(*p) for p in v_shape]
+    t_cum, v_cum = cumulative(t_pts), cumulative(v_pts)
+    t_len = float(tr.get("distance_m") or t_cum[-1])
+    c = types.SimpleNamespace(t_len=t_len, v_len=v_len, proj=proj, t_pts=t_pts, t_cum=t_cum, v_pts=v_pts, v_cum=v_cum)
+    length_ok = t_len > 0 and v_len > 0 and abs(t_len / v_len - 1) <= LENGTH_TOL and abs(v_len / t_len - 1) <= LENGTH_TOL
+    v_grid, t_grid = SegmentGrid(v_pts, NEAR_M), SegmentGrid(t_pts, NEAR_M)
+    c.t_on = on_fraction(resample(t_pts, t_cum, SAMPLE_STEP_M), v_grid)
+    c.v_on = on_fraction(resample(v_pts, v_cum, SAMPLE_STEP_M), t_grid)
+    if not length_ok:
+        c.status = "lengths differ"
+    elif c.t_on < ON_FRACTION or c.v_on < ON_FRACTION:
+        c.status = "shapes differ"
+    else:
+        c.status = "coinciding"
+        td = tern_decisions(tr, proj, t_pts, t_cum)
+        vd = valhalla_decisions(v_leg_shapes, [leg.get("maneuvers", []) for leg in legs], proj)
+        c.n_tern, c.n_valhalla = len(td), len(vd)
+        # only decisions where the two routes go the same way in and out are compared
+        t_route, v_route = (t_pts, t_cum, t_grid), (v_pts, v_cum, v_grid)
+        c.td, t_apart = split_shared(td, t_route, v_route, shared_m)
+        c.vd, v_apart = split_shared(vd, v_route, t_route, shared_m)
+        c.apart_tern, c.apart_valhalla = len(t_apart), len(v_apart)
+        c.pairs, c.t_un, c.v_un = align(c.td, c.vd)
+    return c
+
+
 def compare_extract(name, a, reference, tern_bin, candidate_osrm=None):
     qfile = SHARED / "data" / "bench" / f"{name}-queries.json"
     queries = json.loads(qfile.read_text())["queries"]
@@ -772,50 +811,30 @@ def compare_extract(name, a, reference, tern_bin, candidate_osrm=None):
             continue
         try:
             vr = reference.route(q)
-            legs = vr["trip"]["legs"]
-            v_len = float(vr["trip"]["summary"]["length"]) * 1000.0
+            if not isinstance(vr["trip"]["legs"], list):  # (a malformed answer raises here)
+                raise ValueError("no legs")
+            float(vr["trip"]["summary"]["length"])
         except Exception as e:  # ValhallaError (RuntimeError) on no route, or a malformed answer
             tally.valhalla_failed += 1
             rec["status"] = "valhalla failed"
             rec["error"] = str(e)[:200]
             continue
-        t_shape = [tuple(p) for p in tr["shape"]]
-        v_leg_shapes = [decode_polyline6(leg["shape"]) for leg in legs]
-        v_shape = [p for s in v_leg_shapes for p in s]
-        proj = Projection(*t_shape[0])
-        t_pts = [proj.xy(*p) for p in t_shape]
-        v_pts = [proj.xy(*p) for p in v_shape]
-        t_cum, v_cum = cumulative(t_pts), cumulative(v_pts)
-        t_len = float(tr.get("distance_m") or t_cum[-1])
-
-        rec.update(tern_m=round(t_len, 1), valhalla_m=round(v_len, 1))
-        length_ok = t_len > 0 and v_len > 0 and abs(t_len / v_len - 1) <= LENGTH_TOL and abs(v_len / t_len - 1) <= LENGTH_TOL
-        v_grid, t_grid = SegmentGrid(v_pts, NEAR_M), SegmentGrid(t_pts, NEAR_M)
-        t_on = on_fraction(resample(t_pts, t_cum, SAMPLE_STEP_M), v_grid)
-        v_on = on_fraction(resample(v_pts, v_cum, SAMPLE_STEP_M), t_grid)
-        rec.update(tern_on_valhalla=round(t_on, 3), valhalla_on_tern=round(v_on, 3))
-        if not length_ok:
+        c = compare_routes(tr, vr, a.shared_m)
+        rec.update(tern_m=round(c.t_len, 1), valhalla_m=round(c.v_len, 1),
+                   tern_on_valhalla=round(c.t_on, 3), valhalla_on_tern=round(c.v_on, 3))
+        rec["status"] = c.status
+        if c.status == "lengths differ":
             tally.not_coinciding_length += 1
-            rec["status"] = "lengths differ"
             continue
-        if t_on < ON_FRACTION or v_on < ON_FRACTION:
+        if c.status == "shapes differ":
             tally.not_coinciding_shape += 1
-            rec["status"] = "shapes differ"
             continue
         tally.coinciding += 1
-        rec["status"] = "coinciding"
-
-        td = tern_decisions(tr, proj, t_pts, t_cum)
-        vd = valhalla_decisions(v_leg_shapes, [leg.get("maneuvers", []) for leg in legs], proj)
-        tally.tern_decisions += len(td)
-        tally.valhalla_decisions += len(vd)
-        # only decisions where the two routes go the same way in and out are compared
-        t_route, v_route = (t_pts, t_cum, t_grid), (v_pts, v_cum, v_grid)
-        td, t_apart = split_shared(td, t_route, v_route, a.shared_m)
-        vd, v_apart = split_shared(vd, v_route, t_route, a.shared_m)
-        tally.apart_tern += len(t_apart)
-        tally.apart_valhalla += len(v_apart)
-        pairs, t_un, v_un = align(td, vd)
+        tally.tern_decisions += c.n_tern
+        tally.valhalla_decisions += c.n_valhalla
+        tally.apart_tern += c.apart_tern
+        tally.apart_valhalla += c.apart_valhalla
+        td, vd, pairs, t_un, v_un = c.td, c.vd, c.pairs, c.t_un, c.v_un
         route_bad = 0
 
         def example(kind, t, v, d=None):

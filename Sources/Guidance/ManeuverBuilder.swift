@@ -937,19 +937,11 @@ public struct ManeuverBuilder: Sendable {
             let before = steps[i - 1]
             // two turns the same way onto and off a street of its own are two decisions the driver
             // sees: "turn left onto Uhlandstraße", 25 m on "turn left onto Goethestraße"; folded
-            // into one "turn sharp left" the first junction offers no sharp left (OSRM says both)
+            // into one "turn sharp left" the first junction offers no sharp left (OSRM says both);
+            // so are two turns over a two-way connector to a second junction with another way on
             if sTurn, nTurn, sameSide, gap > ManeuverBuilder.staggeredMeters,
-               isStreetOfItsOwn(s, between: before, and: n, leg: leg, turning: total) { i += 1; continue }
-            // nor over a two-way connector (not a piece of the road the car came on) where the
-            // second junction offers another way on: the driver turns at two junctions ("turn
-            // right", 17 m on "turn right onto Maria-Zimmermann-Straße", Heidelberg), as OSRM and
-            // Valhalla both say; OSRM folds a second turn into the first where it leaves no choice
-            if sTurn, nTurn, sameSide, gap > ManeuverBuilder.staggeredMeters, !returns(to: before, n),
-               s.street.isEmpty || s.street != before.street, s.edgeIndex < leg.edges.count,
-               !ManeuverBuilder.isOneWay(map.edge(leg.edges[s.edgeIndex].edge)), offersAnotherWay(leg, at: n.edgeIndex) {
-                i += 1
-                continue
-            }
+               isStreetOfItsOwn(s, between: before, and: n, leg: leg, turning: total)
+                || isConnectorToAJunction(s, between: before, and: n, leg: leg) { i += 1; continue }
             var merged = s
             merged.street = n.street
             merged.ref = n.ref
@@ -1068,11 +1060,17 @@ public struct ManeuverBuilder: Sendable {
         return nodesAlong(from: outEdge, meters: reach).isDisjoint(with: nodesAlong(from: o.out, meters: reach))
     }
 
-    /// Whether, at the junction where edge `k` of the leg starts, the car may take another road
-    /// than the route's (not back the way it came).
-    private func offersAnotherWay(_ leg: RouteLeg, at k: Int) -> Bool {
-        guard k > 0, k < leg.edges.count else { return false }
-        let inEdge = leg.edges[k - 1], outEdge = leg.edges[k]
+    /// Whether the road a turn `s` goes onto, before the turn `n` off it, is a two-way connector
+    /// (unnamed, or named otherwise than the road before: not a piece of the road the car came on)
+    /// to a second junction where the car may take another road: the driver turns at two
+    /// junctions ("turn right", 17 m on "turn right onto Maria-Zimmermann-Straße", Heidelberg,
+    /// as OSRM and Valhalla both say). Where the second turn leaves no choice, OSRM folds it into
+    /// the first, and so does Tern.
+    private func isConnectorToAJunction(_ s: Maneuver, between before: Maneuver, and n: Maneuver, leg: RouteLeg) -> Bool {
+        guard s.street.isEmpty || s.street != before.street, !returns(to: before, n), s.edgeIndex < leg.edges.count,
+              !ManeuverBuilder.isOneWay(map.edge(leg.edges[s.edgeIndex].edge)),
+              n.edgeIndex > 0, n.edgeIndex < leg.edges.count else { return false }
+        let inEdge = leg.edges[n.edgeIndex - 1], outEdge = leg.edges[n.edgeIndex]
         return roads(at: map.source(of: outEdge), from: inEdge, bearingIn: bearingIn(inEdge)).contains {
             $0.canEnter && $0.out.edge != outEdge.edge
         }
@@ -1273,8 +1271,8 @@ public struct ManeuverBuilder: Sendable {
                 // the driver hears the turn; so is a slight one at a junction where another road
                 // leaves, "turn slightly right onto Am Götzenberg", as Valhalla says, not at a bend;
                 // not just before the arrival, which says it)
-                let turns = ![ManeuverModifier.straight, .slightLeft, .slightRight].contains(s.modifier ?? .straight)
-                    || (s.modifier.map { $0 != .straight } ?? false) && !s.atBend
+                let mod = s.modifier ?? .straight
+                let turns = mod != .straight && (!s.atBend || ![ManeuverModifier.slightLeft, .slightRight].contains(mod))
                 let length = next.distanceFromStartMeters - s.distanceFromStartMeters
                 let repeatsName = prev.street == s.street && prev.ref == s.ref
                 if repeatsName || (length < ManeuverBuilder.nameSegmentCutoff && (!turns || next.type == .arrive)) {

@@ -741,7 +741,7 @@ public struct Navigator: Sendable {
     /// (it is not announced again); never a prompt for a maneuver passed or while another is
     /// still being spoken. Roundabout exits are part of the entry's instruction.
     private mutating func schedulePrompts(_ g: inout Guidance, maneuvers: [Maneuver], nextIndex: Int, toNext: Double, speed: Double,
-                                          routeSpeed: Double, fixInterval: Double, time: Double, leaving: Bool = false,
+                                          routeSpeed: Double, fixInterval: Double, time: Double, leaving: Bool,
                                           _ out: inout [NavigatorEffect]) {
         guard let index = maneuvers.indices.first(where: { $0 >= nextIndex && isAnnounced(maneuvers, $0) }) else { return }
         var m = maneuvers[index]

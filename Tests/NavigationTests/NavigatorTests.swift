@@ -198,7 +198,6 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
     /// and "In 200 metres, at the end of the road, turn left onto L 600" for the road not taken
     /// was said a second before the off-route (heidelberg-0010, the drive that misses its 2nd turn).
     @Test func noPromptForTheRouteLeftWhileItIsBeingLeft() throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let h = try benchDrive("heidelberg", "heidelberg-0010", missing: 2)
         let offs = h.named("offRoute")
         #expect(!offs.isEmpty)
@@ -214,7 +213,6 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
     /// slightly left onto Avenue de la Costa at Parking de la Costa" took 7 s at 30 km/h and the
     /// turn went by with no "now" prompt (monaco-0008, missing its 2nd turn).
     @Test func firstPromptAfterARerouteLeavesRoomForTheTurn() throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let h = try benchDrive("monaco", "monaco-0008", missing: 2)
         let rerouted = try #require(h.named("rerouted").first)
         let first = try #require(h.prompts.first { $0.time >= rerouted.time })

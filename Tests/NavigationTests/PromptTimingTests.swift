@@ -245,8 +245,10 @@ import Testing
 }
 
 /// The drive bench/prompt_drives.py makes of benchmark query `id` (3 m receiver noise, seed 7).
-/// With `missing` k, the car misses the k-th junction, as the script's "-wrong" drives.
+/// With `missing` k, the car misses the k-th junction, as the script's "-wrong" drives. Needs
+/// ../shared/data (the extract and its queries).
 func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -> Harness {
+    try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
     let m = try TestMaps.extract(extract)
     let q = try #require(try BenchQueries.load(extract).first { $0.id == id })
     return try Harness.noisyDrive(m, from: q.locations[0], to: q.locations[q.locations.count - 1], seed: 7, missing: k)
@@ -260,7 +262,6 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
 @Suite struct ThenReminderTests {
     @Test(arguments: [("heidelberg", "heidelberg-0019"), ("liechtenstein", "liechtenstein-0050")])
     func reminderOfAThenWaitsForItsMoment(extract: String, id: String) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let h = try benchDrive(extract, id)
         let timed = h.timedPrompts
         // reminders: prompts for a maneuver said before as a "then"
@@ -292,7 +293,6 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
 @Suite struct LastTurnPromptTests {
     @Test(arguments: [("heidelberg", "heidelberg-0010"), ("liechtenstein", "liechtenstein-0007")])
     func lastTurnPromptEndsBeforeTheArrival(extract: String, id: String) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let h = try benchDrive(extract, id)
         let timed = h.timedPrompts
         let a = try #require(timed.lastIndex { $0.1.kind == .arrive })
