@@ -13,7 +13,7 @@ on >= 90% of maneuvers. This script measures that; it does not tune anything to 
 place, --reference osrm measures Tern against OSRM; the counts keep their "tern"/"valhalla"
 names for the candidate/reference, the printed labels name the engines run. OSRM comes from the
 osrm-bindings wheel (it bundles osrm-extract, osrm-contract and osrm-routed; Python >= 3.12):
-    python3.12 -m venv .bench/osrm-venv && .bench/osrm-venv/bin/pip install osrm-bindings==26.10.0
+    python3.12 -m venv .bench/osrm-venv && .bench/osrm-venv/bin/pip install osrm-bindings==26.10.0   (any Python >= 3.12: the wheel is cp312 abi3; Debian 12's own python3 is 3.11)
 Its data is built on first use into .bench/osrm/<extract>/ from --pbf-dir.
 
 Engines
@@ -449,7 +449,8 @@ def osrm_bin_dir():
     if not found:
         sys.exit("no OSRM: .bench/osrm-venv holds none. Install it (Python 3.12 or later; the wheel "
                  "bundles osrm-extract, osrm-contract and osrm-routed):\n"
-                 "    python3.12 -m venv .bench/osrm-venv && .bench/osrm-venv/bin/pip install osrm-bindings==26.10.0")
+                 "    python3.12 -m venv .bench/osrm-venv && .bench/osrm-venv/bin/pip install osrm-bindings==26.10.0\n"
+                 "(any Python >= 3.12: the wheel is cp312 abi3; Debian 12's own python3 is 3.11)")
     return found[0]
 
 
