@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Geo"),
         .target(name: "JSONLines"),
         .target(name: "MapData", dependencies: ["Geo", "CZlib"]),
-        .target(name: "MapCompiler", dependencies: ["Geo", "MapData", "COsmium"]),
+        .target(name: "MapCompiler", dependencies: ["Geo", "MapData", "Guidance", "COsmium"]),
         .target(name: "Routing", dependencies: ["Geo", "MapData"]),
         .target(name: "Guidance", dependencies: ["Geo", "MapData", "Routing"]),
         .target(name: "Positioning", dependencies: ["Geo"]),

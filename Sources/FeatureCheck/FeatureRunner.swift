@@ -77,6 +77,8 @@ struct ScenarioState {
     /// Set by a step Tern does not support: every row after it fails with this reason.
     var unsupported: String?
     var built: (map: RoadMap, scenario: ScenarioMap)?
+    /// Where the scenario's OSM file was kept for `TERN_FEATURES_DUMP` (bench/osrm_features.py).
+    var dumpedOSM: String?
 
     init(workDirectory: String, file: String, scenario: String) {
         self.workDirectory = workDirectory
@@ -220,7 +222,7 @@ struct ScenarioState {
         m.ways = ways
         m.relations = relations
         do {
-            let map = try ScenarioState.compile(m, options: options, in: workDirectory)
+            let map = try ScenarioState.compile(m, options: options, in: workDirectory, keep: &dumpedOSM)
             built = (map, m)
             return built
         } catch {
@@ -231,12 +233,19 @@ struct ScenarioState {
     }
 
     static func compile(_ m: ScenarioMap, options: ProfileOptions, in dir: String) throws -> RoadMap {
+        var kept: String?
+        return try compile(m, options: options, in: dir, keep: &kept)
+    }
+
+    static func compile(_ m: ScenarioMap, options: ProfileOptions, in dir: String, keep kept: inout String?) throws -> RoadMap {
         let id = UUID().uuidString
         let osm = (dir as NSString).appendingPathComponent("\(id).osm"), out = (dir as NSString).appendingPathComponent("\(id).tmap")
         defer { unlink(osm); unlink(out) }  // the mapping keeps the data after unlink
         try m.write(to: osm)
-        if let keep = ProcessInfo.processInfo.environment["TERN_FEATURES_KEEP"] {  // for looking at a scenario's map by hand
-            try? FileManager.default.copyItem(atPath: osm, toPath: (keep as NSString).appendingPathComponent("\(id).osm"))
+        // for looking at a scenario's map by hand, or running it through OSRM (ScenarioDump)
+        if let keep = ProcessInfo.processInfo.environment["TERN_FEATURES_KEEP"] ?? ProcessInfo.processInfo.environment["TERN_FEATURES_DUMP"] {
+            let path = (keep as NSString).appendingPathComponent("\(id).osm")
+            if (try? FileManager.default.copyItem(atPath: osm, toPath: path)) != nil { kept = path }
         }
         try MapCompiler.compile(input: osm, output: out, options: options)
         return try RoadMap(path: out)

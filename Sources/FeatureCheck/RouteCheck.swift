@@ -63,6 +63,7 @@ struct RouteCheck {
         let builder = ManeuverBuilder(map: map)
         var steps = [Maneuver]()
         for (i, leg) in route.legs.enumerated() { steps += builder.maneuvers(for: leg, destination: points[i + 1]) }
+        ScenarioDump.record(state: state, row: row, points: points, steps: steps)
         if expectRoute.isEmpty { return "found a route (\(steps.map(\.street).joined(separator: ","))), expected none" }
         var problems = [String]()
         if let want = row["route"] {

@@ -67,14 +67,6 @@ public struct Maneuver: Sendable, Equatable {
     /// The lanes of the road coming in at the maneuver, left to right, with those that lead where
     /// the route goes marked valid (OSRM's intersection lanes); empty where none are mapped.
     public var lanes: [Lane] = []
-    /// A way on that needs no instruction, kept while the steps are collapsed, then dropped.
-    var silent = false
-    /// Given by a mapper's maneuver override: kept as it is by the collapse rules.
-    var overridden = false
-    /// Distance from the leg's start to the last junction folded into this maneuver.
-    var collapsedEnd = 0.0
-    /// A one-way road (a divided road's carriageway) is crossed at this maneuver's junction.
-    var crossesOneWay = false
     /// No other road meets the junction: the road only bends onto a new name. Said without a
     /// direction ("continue onto B", never "turn left onto B" where there is nothing to turn into).
     public var atBend = false
@@ -117,6 +109,8 @@ public struct Maneuver: Sendable, Equatable {
         case .roundabout, .rotary:
             let noun = type == .rotary && !rotaryName.isEmpty ? rotaryName : type.rawValue
             return "\(noun)-exit-\(exit.map(String.init) ?? "undefined")"
+        case .roundaboutTurn:
+            return "\(type.rawValue) \(modifier?.rawValue ?? "straight") exit-\(exit.map(String.init) ?? "undefined")"
         default:
             if let m = modifier { return "\(type.rawValue) \(m.rawValue)" }
             return type.rawValue

@@ -57,6 +57,9 @@ public struct WayAttributes: Sendable, Equatable {
     /// see `CarProfile.turnLanes`; "" for none).
     public var turnLanesForward = ""
     public var turnLanesBackward = ""
+    /// Lanes of the road (`lanes`, else `lanes:forward` + `lanes:backward`, as OSRM's guidance
+    /// reads them; 0 unknown): guidance measures junctions with them.
+    public var lanes: UInt8 = 0
 }
 
 /// Node properties for cars: flags, and penalties when driving through.
@@ -272,7 +275,17 @@ public enum CarProfile {
         a.destinationBackward = backward ? destination(tags, forward: false, oneWay: !forward) : ""
         a.turnLanesForward = forward ? turnLanes(tags, forward: true, oneWay: !backward) : ""
         a.turnLanesBackward = backward ? turnLanes(tags, forward: false, oneWay: !forward) : ""
+        a.lanes = laneCount(tags)
         return a
+    }
+
+    /// The number of lanes as OSRM's profile reads it (profiles/lib/guidance.lua): `lanes`, else
+    /// `lanes:forward` plus `lanes:backward`; 0 when neither is a number.
+    static func laneCount(_ tags: OSMTags) -> UInt8 {
+        if let v = tags["lanes"] { return Double(v.trimmingCharacters(in: .whitespaces)).map { UInt8(clamping: Int(max(0, min(255, $0)))) } ?? 0 }
+        let f = tags["lanes:forward"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let b = tags["lanes:backward"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        return UInt8(clamping: Int(max(0, min(255, f + b))))
     }
 
     /// The most lanes a road keeps turn lanes for; a longer list is taken for a tagging error.

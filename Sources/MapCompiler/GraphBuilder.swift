@@ -113,6 +113,10 @@ struct GraphBuilder {
             let a = way.attributes
             let wayIndex = UInt32(g.wayIDs.count)
             g.wayIDs.append(way.id)
+            // (the larger of the tagged count and the turn lanes, as OSRM counts them)
+            let turnLaneCount = [a.turnLanesForward, a.turnLanesBackward].filter { !$0.isEmpty }
+                .reduce(0) { $0 + $1.split(separator: "|", omittingEmptySubsequences: false).count }
+            g.wayLanes.append(UInt8(clamping: max(Int(a.lanes), turnLaneCount)))
             let nameID = intern(a.name), refID = intern(a.ref)
             var flags = a.flags
             if a.forward { flags.insert(.forward) }

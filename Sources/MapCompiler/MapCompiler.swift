@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Guidance
 import MapData
 
 /// What an import kept, for the summary line and the map's META section.
@@ -22,6 +23,8 @@ public struct ImportSummary: Sendable {
     public var places = 0
     /// Arcs added by the contraction hierarchy.
     public var shortcuts = 0
+    /// Turns whose instruction guidance decided at import.
+    public var turnsAnalysed = 0
     public var skippedLocations = 0
     public var seconds = 0.0
     public var fileBytes = 0
@@ -120,6 +123,10 @@ public enum MapCompiler {
         progress?("building the turn graph (\(resolved.applied) restrictions applied\(reasons.isEmpty ? "" : "; not applied: " + reasons))")
         let turns = TurnGraph.build(graph, index: index, restrictions: resolved, options: options)
         graph.forbiddenTurns = turns.forbiddenNodeTurns
+        progress?("deciding what is said at each turn")
+        let guidance = GuidanceAnnotator.annotate(&graph, restrictions: resolved.nodeRestrictions, viaNodes: resolved.viaNodes(graph),
+                                                  leftHandDriving: options.leftHandDriving)
+        summary.turnsAnalysed = guidance.turns
         progress?("contracting \(turns.nodeCount) turn-graph nodes, \(turns.arcCount) turns")
         graph.routing = RoutingTables(turns, contracting: progress)
         summary.shortcuts = graph.routing.up.count + graph.routing.down.count - turns.arcCount
@@ -160,7 +167,8 @@ public enum MapCompiler {
         return summary
     }
 
-    static func quoteJSON(_ s: String) -> String {
+    /// `s` as a JSON string literal (the summary's fields; the scenario dump's rows).
+    public static func quoteJSON(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

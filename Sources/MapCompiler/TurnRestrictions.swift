@@ -1,4 +1,5 @@
 import Geo
+import Guidance
 import MapData
 
 /// A turn restriction as tagged in OSM (type=restriction relations).
@@ -74,6 +75,22 @@ struct ResolvedRestrictions: Sendable {
     /// Why restrictions were not applied (for the import summary).
     var skipReasons: [String: Int] = [:]
     mutating func skip(_ why: String) { skipped += 1; skipReasons[why, default: 0] += 1 }
+
+    /// The restrictions at nodes, for guidance (which turns are no way on).
+    var nodeRestrictions: NodeRestrictions { NodeRestrictions(forbidden: forbiddenTurns, only: onlyTurns) }
+
+    /// The nodes restrictions turn at: guidance keeps them as junctions (OSRM's directed barriers).
+    func viaNodes(_ g: RoadGraph) -> Set<UInt32> {
+        func target(_ d: DirectedEdge) -> UInt32 { let e = g.edges[Int(d.edge)]; return d.reversed ? e.from : e.to }
+        var out = Set<UInt32>()
+        for t in forbiddenTurns { out.insert(target(DirectedEdge(raw: UInt32(t >> 32)))) }
+        for from in onlyTurns.keys { out.insert(target(DirectedEdge(raw: from))) }
+        for p in paths {
+            out.insert(target(p.from))
+            if let last = p.via.last { out.insert(target(last)) }
+        }
+        return out
+    }
 }
 
 extension ResolvedRestrictions {

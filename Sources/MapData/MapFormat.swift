@@ -73,6 +73,26 @@
 //             reaches that a no_* restriction forbids or an only_* restriction leaves out
 //             (restrictions over via ways are not listed: they depend on the way the car came)
 //
+// Turn analysis (version 3): what guidance decided at import for every turn, as OSRM's
+// extractor stores it (Sources/Guidance/Analysis); a route reads these and only post-processes.
+//   TURNIDX   u32 × (2·edges + 1): per directed edge, the first TURNS record of the turns from it;
+//             the turns from edge d are one per entry of OUT at d's target, in that order; none
+//             where d reaches a node the road only passes through (a signal, a way split)
+//   TURNS     u32 per turn: byte 0 OSRM's TurnInstruction (type in the low 5 bits, direction
+//             modifier in the high 3), byte 1 lanes (lanes in the turn << 4 | first lane from the
+//             right; 0 none), byte 2 the bearing of the road back seen from the junction, byte 3
+//             the bearing after the turn (both in 360/256° steps)
+//   TURNENT   u32 per directed edge: bit i set where the car arriving on it may take the road of
+//             the i-th bearing of its target (BEARINGS)
+//   TURNLANE  u32 count, then count × (u32 DirectedEdge.raw, u32 name id), ascending by edge: the
+//             lane text ("left|straight;right") the lanes of the turns from an edge count
+//   BEARIDX   u32 × (nodes + 1): per node, the first of its BEARINGS
+//   BEARINGS  u16 per road at a junction: its bearing in whole degrees, clockwise from north,
+//             ascending from the first bin (OSRM's bearing class: multiples of 15 where the roads
+//             fall in distinct 15° bins)
+//   SEGREG    one bit per directed edge (bit d & 7 of byte d >> 3): the edge lies inside a divided
+//             road's junction (OSRM's segregated edges)
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -80,7 +100,7 @@
 /// Constants of the .tmap format.
 public enum MapFormat {
     public static let magic: [UInt8] = Array("TERNMAP".utf8) + [0]
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
     public static let headerSize = 32
     public static let tableEntrySize = 32
     /// The most lanes a road keeps turn lanes for (LANES); a longer list is a tagging error.
@@ -113,6 +133,13 @@ public enum MapFormat {
         case exitRefs = "EXITREF"
         case turnLanes = "LANES"
         case forbiddenTurns = "NOTURN"
+        case turnIndex = "TURNIDX"
+        case turns = "TURNS"
+        case turnEntry = "TURNENT"
+        case turnLaneTexts = "TURNLANE"
+        case bearingIndex = "BEARIDX"
+        case bearings = "BEARINGS"
+        case segregated = "SEGREG"
 
         /// Sections a map may lack (written by a later import than the map's): read as empty.
         public var isOptional: Bool { self == .maneuvers || self == .destinations || self == .exitRefs || self == .turnLanes
@@ -147,6 +174,13 @@ public enum MapFormat {
             case .exitRefs: return 23
             case .turnLanes: return 24
             case .forbiddenTurns: return 25
+            case .turnIndex: return 26
+            case .turns: return 27
+            case .turnEntry: return 28
+            case .turnLaneTexts: return 29
+            case .bearingIndex: return 30
+            case .bearings: return 31
+            case .segregated: return 32
             }
         }
     }

@@ -94,6 +94,28 @@ public enum MapWriter {
         b.append(UInt32(forbidden.count))
         for t in forbidden { b.append(UInt32(t >> 32)); b.append(UInt32(t & 0xFFFF_FFFF)) }
         sections.append((.forbiddenTurns, b.take()))
+        // (a graph built without the turn analysis: no turn decided anywhere, tables of the right size)
+        var t = graph.turnTables
+        if t.index.isEmpty {
+            t.index = [UInt32](repeating: 0, count: graph.edges.count * 2 + 1)
+            t.entry = [UInt32](repeating: 0, count: graph.edges.count * 2)
+            t.bearingIndex = [UInt32](repeating: 0, count: graph.nodes.count + 1)
+            t.segregated = [UInt8](repeating: 0, count: (graph.edges.count * 2 + 7) / 8)
+        }
+        for v in t.index { b.append(v) }
+        sections.append((.turnIndex, b.take()))
+        for v in t.records { b.append(v) }
+        sections.append((.turns, b.take()))
+        for v in t.entry { b.append(v) }
+        sections.append((.turnEntry, b.take()))
+        b.append(UInt32(t.laneTexts.count))
+        for (d, name) in t.laneTexts.sorted(by: { $0.key < $1.key }) { b.append(d.raw); b.append(name) }
+        sections.append((.turnLaneTexts, b.take()))
+        for v in t.bearingIndex { b.append(v) }
+        sections.append((.bearingIndex, b.take()))
+        for v in t.bearings { b.append(v) }
+        sections.append((.bearings, b.take()))
+        sections.append((.segregated, t.segregated))
         let r = graph.routing
         for v in r.weights { b.append(v) }
         sections.append((.routingWeights, b.take()))
@@ -121,7 +143,7 @@ public enum MapWriter {
     }
 
     /// CSR adjacency: for each node, the edges a car may leave it by, and arrive at it by.
-    static func adjacency(_ g: RoadGraph) -> ([UInt32], [UInt32], [UInt32], [UInt32]) {
+    public static func adjacency(_ g: RoadGraph) -> ([UInt32], [UInt32], [UInt32], [UInt32]) {
         let n = g.nodes.count
         var outLists = [[UInt32]](repeating: [], count: n)
         var inLists = [[UInt32]](repeating: [], count: n)

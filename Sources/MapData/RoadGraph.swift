@@ -66,6 +66,11 @@ public struct RoadGraph: Sendable {
     public var turnLanes: [DirectedEdge: UInt32] = [:]
     /// Turns forbidden at a node (from.raw << 32 | to.raw), in any order (the writer sorts them).
     public var forbiddenTurns: [UInt64] = []
+    /// What guidance decided for every turn (Sources/Guidance/Analysis, at import).
+    public var turnTables = TurnTables()
+    /// Lanes per way index (`lanes`, else `lanes:forward` + `lanes:backward`), for guidance at
+    /// import; not stored in the map.
+    public var wayLanes: [UInt8] = []
 
     public init() {}
 }

@@ -61,5 +61,45 @@ extension RoadMap {
         for k in 0..<entryCount { try check(Int(u32(entries + k * 4)) < edgeCount, "GRID refers to a missing edge") }
         try validateRouting()
         try validatePlaces()
+        try validateTurns()
+    }
+
+    /// The turn tables: indices ascending and covering their lists, each edge's turns one per
+    /// road leaving its target, instructions OSRM's, bearings under 360°.
+    func validateTurns() throws {
+        func check(_ ok: Bool, _ detail: @autoclosure () -> String) throws {
+            if !ok { throw MapError.corrupt(path: path, detail: detail()) }
+        }
+        let directed = edgeCount * 2
+        try check(sectionRange(.turnIndex).count == (directed + 1) * 4, "TURNIDX size")
+        try check(sectionRange(.turns).count % 4 == 0, "TURNS size")
+        let records = sectionRange(.turns).count / 4
+        var previous = 0
+        for d in 0...directed {
+            let v = Int(u32(section(.turnIndex) + d * 4))
+            try check(v >= previous && v <= records, "TURNIDX is not ascending")
+            if d > 0, v > previous {
+                let from = DirectedEdge(raw: UInt32(d - 1))
+                try check(v - previous == outgoingRange(target(of: from)).count, "TURNIDX entry \(d - 1) does not match OUT")
+            }
+            previous = v
+        }
+        try check(previous == records, "TURNIDX does not cover TURNS")
+        for k in 0..<records {
+            let type = u8(section(.turns) + k * 4) & 0x1f
+            try check(type <= 26 && type != 16, "TURNS record \(k) has an unknown instruction")
+        }
+        try check(sectionRange(.turnEntry).count == directed * 4, "TURNENT size")
+        try check(sectionRange(.bearingIndex).count == (nodeCount + 1) * 4, "BEARIDX size")
+        let bearings = sectionRange(.bearings).count / 2
+        previous = 0
+        for n in 0...nodeCount {
+            let v = Int(u32(section(.bearingIndex) + n * 4))
+            try check(v >= previous && v <= bearings && v - previous <= 32, "BEARIDX is not ascending")
+            previous = v
+        }
+        try check(previous == bearings, "BEARIDX does not cover BEARINGS")
+        for k in 0..<bearings { try check(base16(section(.bearings) + k * 2) < 360, "BEARINGS entry \(k) is not a bearing") }
+        try check(sectionRange(.segregated).count == (directed + 7) / 8, "SEGREG size")
     }
 }

@@ -141,6 +141,9 @@ public final class RoadMap: Sendable {
         exitRefCount = try pairs(.exitRefs, keys: nodeCount, values: nameCount, uniqueKeys: true)
         turnLanesCount = try pairs(.turnLanes, keys: edgeCount * 2, values: nameCount, uniqueKeys: true)
         forbiddenTurnCount = try pairs(.forbiddenTurns, keys: edgeCount * 2, values: edgeCount * 2, uniqueKeys: false)
+        turnLaneTextCount = try pairs(.turnLaneTexts, keys: edgeCount * 2, values: nameCount, uniqueKeys: true)
+        turnIndexCount = len(.turnIndex) / 4
+        bearingIndexCount = len(.bearingIndex) / 4
         (maneuverOverrides, maneuverOverridesByFirstEdge) = try RoadMap.readOverrides(
             raw, found[MapFormat.Tag.maneuvers.rawValue]!, nodeCount: nodeCount, edgeCount: edgeCount, path: path)
     }
@@ -151,6 +154,10 @@ public final class RoadMap: Sendable {
     private let turnLanesCount: Int
     /// Entries of NOTURN (0 for a map without it).
     private let forbiddenTurnCount: Int
+    /// Entries of TURNLANE, TURNIDX and BEARIDX.
+    let turnLaneTextCount: Int
+    let turnIndexCount: Int
+    let bearingIndexCount: Int
 
     /// Whether a restriction at the node between them forbids turning from `from` onto `to`
     /// (no_* and only_* restrictions at a node; the routing tables hold the rest).
@@ -173,7 +180,7 @@ public final class RoadMap: Sendable {
     public func hasTurnLanes(_ d: DirectedEdge) -> Bool { signpost(.turnLanes, turnLanesCount, d.raw) != 0 }
 
     /// The name id a signpost section gives `key`; 0 when absent.
-    private func signpost(_ tag: MapFormat.Tag, _ count: Int, _ key: UInt32) -> UInt32 {
+    func signpost(_ tag: MapFormat.Tag, _ count: Int, _ key: UInt32) -> UInt32 {
         firstPair(tag, count, key, 0).map { u32(section(tag) + 8 + 8 * $0) } ?? 0
     }
 
@@ -277,6 +284,7 @@ public final class RoadMap: Sendable {
         EdgeFlags(rawValue: base.load(fromByteOffset: section(.edges) + Int(i) * EdgeRecord.byteSize + 32, as: UInt16.self).littleEndian)
     }
     @inline(__always) public func nameID(ofEdge i: UInt32) -> UInt32 { u32(section(.edges) + Int(i) * EdgeRecord.byteSize + 20) }
+    @inline(__always) public func refID(ofEdge i: UInt32) -> UInt32 { u32(section(.edges) + Int(i) * EdgeRecord.byteSize + 24) }
 
     /// The edge's shape points in order, from node to to node, without building an array.
     @inline(__always) public func forEachShapePoint(ofEdge i: UInt32, _ body: (Coordinate) -> Void) {

@@ -206,8 +206,12 @@ public struct Navigator: Sendable {
                 // (what follows is said short, as in the prompt plan, to a moving car; a parked
                 // one has the time to hear its name)
                 let parked = (lastPosition?.speedMetersPerSecond ?? 0) <= Navigator.movingSpeed
-                let words = text.prompt(first, kind: .now, distanceMeters: 0,
-                                        then: thenIndex.map { parked ? list[$0] : Navigator.bare(list[$0]) ?? list[$0] })
+                // (said instead of the departure, the road the car is on was never named: no "to
+                // stay on Fritz-Frey-Straße" yet, here or in what follows)
+                if first.type != .depart { first.staysOnRoad = false }
+                var thenWords = thenIndex.map { parked ? list[$0] : Navigator.bare(list[$0]) ?? list[$0] }
+                if first.type != .depart { thenWords?.staysOnRoad = false }
+                let words = text.prompt(first, kind: .now, distanceMeters: 0, then: thenWords)
                 speak(Prompt(text: words, locale: config.locale, kind: .now, maneuver: first, then: thenIndex.map { list[$0] }), time: time, &out)
                 if var g = guidance {
                     for i in announced { for k in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("0:\(i):\(k.rawValue)") } }

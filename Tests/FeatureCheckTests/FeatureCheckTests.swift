@@ -138,7 +138,7 @@ import Testing
         #expect(Double(r.passed) >= bar * Double(r.total), "\(name): \(r.passed)/\(r.total); first failures: \(r.failures.prefix(3).map(\.reason))")
     }
 
-    /// And over every file of guidance/: at least 75% of all rows.
+    /// And over every file of guidance/: at least 90% of all rows (issue #23; 1319/1448 when set).
     @Test func osrmGuidanceOverall() throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()
@@ -152,6 +152,6 @@ import Testing
         }
         print("guidance: \(passed)/\(total)")
         #expect(total > 1000)
-        #expect(Double(passed) >= 0.75 * Double(total), "guidance: \(passed)/\(total)")
+        #expect(Double(passed) >= 0.9 * Double(total), "guidance: \(passed)/\(total)")
     }
 }

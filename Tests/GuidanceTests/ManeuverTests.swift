@@ -119,11 +119,11 @@ import Testing
         }
     }
 
-    /// A turn of 60° or more where the driver could go on straighter is said, whatever the
-    /// other road is (OSRM's "turn right" from an unnamed road past a link straight ahead;
-    /// Valhalla's "turn right to stay on Maria-Zimmermann-Straße" past a service road,
-    /// Heidelberg); the same corner with no road straight on is a bend.
-    @Test func wideTurnPastAStraighterRoadIsSaid() throws {
+    /// A road bending 90° where only a service road goes on straight is the way on: OSRM's
+    /// driveway handler (a road passing only minor roads makes no decision) keeps it silent, as
+    /// OSRM 26.10 says on this drawing (bench/osrm_features.py); the same corner with no road
+    /// straight on is a bend, silent too.
+    @Test func wideBendPastAServiceRoadIsSilent() throws {
         let corner = """
             a       b       s
 
@@ -131,7 +131,7 @@ import Testing
                     c
             """
         let road = ScenarioMap.Way("abc", [("highway", "residential"), ("name", "Maria-Zimmermann-Straße")])
-        #expect(try turns(corner, [road, .init("bs", [("highway", "service")])], to: "c") == ["depart", "continue right", "arrive"])
+        #expect(try turns(corner, [road, .init("bs", [("highway", "service")])], to: "c") == ["depart", "arrive"])
         #expect(try turns(corner, [road], to: "c") == ["depart", "arrive"])
         // a narrower turn past a service road stays silent
         #expect(try turns("""
@@ -143,7 +143,10 @@ import Testing
     }
 
     /// Going straight on where the named road bends away is said, also onto an unnamed
-    /// driveway, which is no news by name (OSRM's "Road Splitting up at a Driveway").
+    /// driveway, which is no news by name (OSRM's "Road Splitting up at a Driveway"); following
+    /// the named road round its bend is said too, "continue straight": with a street to the left
+    /// and a driveway straight on, no way is obvious (OSRM 26.10 on this drawing, as every
+    /// expectation changed on 2026-12-05 here: bench/osrm_features.py asks OSRM itself).
     @Test func straightOnWhereTheRoadBendsAway() throws {
         let split = """
                                 d
@@ -159,14 +162,15 @@ import Testing
         let ways: [ScenarioMap.Way] = [.init("abc", [("highway", "residential"), ("name", "britz")]),
                                        .init("bd", [("highway", "residential"), ("name", "palz")]),
                                        .init("be", [("highway", "service")])]
-        #expect(try turns(split, grid: 5, ways, to: "c") == ["depart", "arrive"])
+        let round = try turns(split, grid: 5, ways, to: "c")
+        #expect(round == ["depart", "continue straight", "arrive"], "\(round)")
         let list = try turns(split, grid: 5, ways, to: "e")
         #expect(list == ["depart", "turn straight", "arrive"], "\(list)")
     }
 
     /// Off a road and onto another beside it by a short connector: both turns are said (the
-    /// driver has to make both; the prompt joins them with "then"); back onto the road the car
-    /// came on (a curved link, OSRM's "Curved Turn") it is one turn.
+    /// driver has to make both; the prompt joins them with "then"), also back onto a road of the
+    /// name the car came on: the connector is 30 m or more, too long to fold (OSRM).
     @Test func connectorOntoAnotherRoadIsTwoTurns() throws {
         let connector = """
             d       e       f
@@ -178,7 +182,7 @@ import Testing
         let other = try turns(connector, [main, link, .init("def", [("highway", "residential"), ("name", "Parallel Street")])], to: "f")
         #expect(other == ["depart", "turn left", "turn right", "arrive"], "\(other)")
         let back = try turns(connector, [main, link, .init("def", [("highway", "residential"), ("name", "Main Street")])], to: "f")
-        #expect(back == ["depart", "continue left", "arrive"], "\(back)")
+        #expect(back == ["depart", "turn left", "turn right", "arrive"], "\(back)")
     }
 
     /// A sliproad (a slip lane cutting the corner to a road that crosses the main road a little
@@ -201,9 +205,11 @@ import Testing
         let main = ScenarioMap.Way("abcd", [("highway", "primary"), ("name", "Main Street")])
         let slip = ScenarioMap.Way("be", [("highway", "primary"), ("oneway", "yes")])
         let cross = ScenarioMap.Way("cef", [("highway", "secondary"), ("name", "Cross Street")])
+        // (the road reached is 63° off the slip lane and the other way 117°: no obvious turn at its
+        // end, so OSRM's sliproad handler leaves it two turns here; one turn on OSRM's own
+        // sliproad scenarios)
         let one = try drive(corner, [main, slip, cross], to: "f")
-        #expect(one.map(\.osrmTurn) == ["depart", "turn right", "arrive"], "\(one.map(\.osrmTurn))")
-        #expect(one[1].street == "Cross Street" && one[1].distanceFromStartMeters < 90)
+        #expect(one.map(\.osrmTurn) == ["depart", "turn slight right", "turn right", "arrive"], "\(one.map(\.osrmTurn))")
         // the crossing road passes under the main road: a ramp down onto it, two maneuvers
         let under = try turns(corner, [main, slip, .init("hef", [("highway", "secondary"), ("name", "Cross Street")])], to: "f")
         #expect(under.count == 4, "\(under)")
@@ -251,7 +257,8 @@ import Testing
         let unnamed = try turns(slipway, grid: 5, road + [.init("bge", [("highway", "primary_link"), ("oneway", "yes")])], to: "f")
         #expect(unnamed == ["depart", "continue uturn", "arrive"], "\(unnamed)")
         let named = try turns(slipway, grid: 5, road + [.init("bge", [("highway", "primary"), ("name", "Bridge"), ("oneway", "yes")])], to: "f")
-        #expect(!named.contains("continue uturn") && named.count == 4, "\(named)")
+        // (over a named link too: two turns onto the road the car came on, as OSRM's isUTurn)
+        #expect(named == ["depart", "continue uturn", "arrive"], "\(named)")
     }
 
     /// Two left turns a few metres apart that end up heading back are a U-turn only back onto
@@ -279,8 +286,8 @@ import Testing
     }
 
     /// A sharp right turn onto a road that bends on to the right within a few metres turns the
-    /// car more than half round: still "turn sharp right", the way the driver turns first (the
-    /// difference of the two bearings wrapped round to "turn sharp left" at Planet Sushi, Monaco).
+    /// car more than half round: OSRM says it by the road's direction where the car leaves the
+    /// junction, which wraps round to "turn sharp left".
     @Test func turnsAddUpPastHalfARound() throws {
         let loop = """
             a       b     e
@@ -292,13 +299,12 @@ import Testing
                     ScenarioMap.Way("bcd", [("highway", "residential")]),
                     ScenarioMap.Way("cg", [("highway", "residential")])]
         let steps = try turns(loop, grid: 5, ways, to: "d")
-        #expect(steps == ["depart", "turn sharp right", "arrive"], "\(steps)")
+        #expect(steps == ["depart", "turn sharp left", "arrive"], "\(steps)")
     }
 
     /// A new name about straight on, where a side street goes on straighter on the other side, is
-    /// said with the side to bear: "continue onto Avenue Princesse Alice" reads as the straighter
-    /// street (Avenue d'Ostende in Monaco, Avenue de Monte-Carlo 7° right of straight on).
-    @Test func newNameBesideAStraighterStreetSaysTheSide() throws {
+    /// "new name straight": the main road is obvious over the residential street by class (OSRM).
+    @Test func newNameBesideAStraighterStreetIsStraight() throws {
         let split = """
                                                   c
 
@@ -311,7 +317,7 @@ import Testing
                     ScenarioMap.Way("bc", [("highway", "primary"), ("name", "Avenue Princesse Alice")]),
                     ScenarioMap.Way("bd", [("highway", "residential"), ("name", "Avenue de Monte-Carlo")])]
         let steps = try turns(split, grid: 10, ways, to: "c")
-        #expect(steps == ["depart", "new name slight left", "arrive"], "\(steps)")
+        #expect(steps == ["depart", "new name straight", "arrive"], "\(steps)")
         // with nothing straighter it is straight on
         let alone = try turns(split, grid: 10, Array(ways.prefix(2)), to: "c")
         #expect(alone == ["depart", "new name straight", "arrive"], "\(alone)")
@@ -343,10 +349,8 @@ import Testing
     }
 
     /// Round a block by two left turns at two junctions 40 m apart (Schwetzinger Terrasse,
-    /// Heidelberg, where one side is one-way) is two turns, each said where it is, not "make a
-    /// U-turn" at the first: the look-ahead that finds a U-turn through the gap of a dual
-    /// carriageway stops at a second junction where the car could go another way. Without that
-    /// other way (OSRM's "Entering a segregated road") it is still a U-turn.
+    /// Heidelberg, where one side is one-way) is no "make a U-turn": the piece between is over
+    /// 30 m, too long for OSRM's u-turn collapse, with or without another way at the second corner.
     @Test func roundABlockIsNoUTurn() throws {
         let block = """
             d       c       f
@@ -365,13 +369,14 @@ import Testing
         #expect(Instructions().text(steps[1]) == "Turn left to stay on Terrace")
         ways.removeLast()
         let back = try turns(block, grid: 10, ways, to: "d")
-        #expect(back == ["depart", "continue uturn", "arrive"], "\(back)")
+        #expect(back == ["depart", "continue left", "arrive"], "\(back)")
     }
 
     /// Two turns the same way 20 m apart onto and off a street of its own are two decisions:
     /// "turn right onto Uhland Street", "turn right onto Goethe Street" (Handschuhsheimer
     /// Landstraße, Heidelberg, was one "turn sharp right onto Goethestraße" where the first
-    /// junction has no sharp right). Over an unnamed connector they are still one turn.
+    /// junction has no sharp right). Over an unnamed connector OSRM folds them into one turn
+    /// that ends heading back: "turn uturn".
     @Test func twoTurnsOverAStreetOfItsOwnAreTwo() throws {
         let block = """
                 d b
@@ -390,7 +395,7 @@ import Testing
         #expect(steps.map(\.street) == ["Main Road", "Uhland Street", "Goethe Street", "Goethe Street"])
         ways[1] = ScenarioMap.Way("ca", [("highway", "residential")])
         let connector = try turns(block, grid: 10, ways, from: "b", to: "d")
-        #expect(connector == ["depart", "turn sharp right", "arrive"], "\(connector)")
+        #expect(connector == ["depart", "turn uturn", "arrive"], "\(connector)")
     }
 
     /// A route that starts or ends a few decimetres from a junction: no "head south", then
@@ -443,7 +448,9 @@ import Testing
                   .init("bd", [("highway", "residential"), ("name", "Main")]),
                   .init("bc", [("highway", "residential"), ("name", "Other")])]
         let open = try TestMaps.scenario(s)
-        #expect(try maneuvers(open, s["a"]!, s["d"]!).map(\.osrmTurn) == ["depart", "continue slight left", "arrive"])
+        let openTurns = try maneuvers(open, s["a"]!, s["d"]!).map(\.osrmTurn)
+        // (open: the road parts into Main and Other about straight on, a fork, as OSRM says)
+        #expect(openTurns == ["depart", "fork slight left", "arrive"], "\(openTurns)")
         for kind in ["no_right_turn", "only_straight_on"] {
             let to = kind == "no_right_turn" ? "bc" : "bd"
             s.relations = [restriction(kind, to: to)]
@@ -495,9 +502,9 @@ import Testing
     }
 
     /// A turn and, a few metres on, straight off the road just turned onto where it bends away by
-    /// its name are two maneuvers: folded into one "turn left", the driver follows the named road
-    /// round its bend (Route de Beausoleil, Monaco). Each is said where it is.
-    @Test func straightOffTheRoadJustTurnedOntoIsSaid() throws {
+    /// its name: OSRM folds the straight-on into the turn before it ("continue left"), the
+    /// piece between being short and choiceless.
+    @Test func straightOffTheRoadJustTurnedOntoIsFolded() throws {
         let map = """
                        d
 
@@ -516,13 +523,13 @@ import Testing
                     ScenarioMap.Way("bf", [("highway", "residential")]),
                     ScenarioMap.Way("ce", [("highway", "residential")])]
         let steps = try turns(map, grid: 5, ways, to: "e")
-        #expect(steps == ["depart", "continue left", "turn straight", "arrive"], "\(steps)")
+        #expect(steps == ["depart", "continue left", "arrive"], "\(steps)")
     }
 
     /// Two right turns 20 m apart over an unnamed two-way road are two turns where the second
     /// junction offers another way on (OSRM and Valhalla say both: "turn right", then "turn right
     /// onto Maria-Zimmermann-Straße", Heidelberg); where it offers none, the second is no decision
-    /// and the two are one maneuver.
+    /// and the two are one maneuver, which ends heading back: "turn uturn" (OSRM).
     @Test func twoTurnsAtTwoJunctionsAreTwo() throws {
         let map = """
             a       b       c
@@ -537,28 +544,27 @@ import Testing
         #expect(try turns(map, [main, side, .init("bdg", [("highway", "residential")])], to: "e")
                     == ["depart", "turn right", "turn right", "arrive"])
         let folded = try turns(map, [main, side, .init("bd", [("highway", "residential")])], to: "e")
-        #expect(folded.count == 3 && folded[1].hasSuffix("right"), "\(folded)")
+        #expect(folded == ["depart", "turn uturn", "arrive"], "\(folded)")
     }
 
-    /// A named road splitting into two branches of its own name is a side to keep where the
-    /// branches go separate ways ("keep left to stay on Czernyring", as OSRM and Valhalla say,
-    /// Heidelberg), and nothing to say where they meet again round an island.
-    @Test func roadSplittingIntoItselfSaysTheSide() throws {
+    /// A named road splitting into two branches of its own name about straight on is a fork,
+    /// whether the branches go separate ways or meet again round an island (OSRM: neither branch
+    /// is obvious over the other).
+    @Test func roadSplittingIntoItselfIsAFork() throws {
         let split = """
                         d       e
             a   b   c               h   i
                         f       g
             """
         let road = [("highway", "secondary"), ("name", "Ring Road")]
-        #expect(try turns(split, [.init("abc", road), .init("cde", road), .init("cfg", road)], to: "e")
-                    == ["depart", "continue slight left", "arrive"])
-        #expect(try turns(split, [.init("abc", road), .init("cdeh", road), .init("cfgh", road), .init("hi", road)], to: "i")
-                    == ["depart", "arrive"])
+        let apart = try turns(split, [.init("abc", road), .init("cde", road), .init("cfg", road)], to: "e")
+        #expect(apart == ["depart", "fork slight left", "arrive"], "\(apart)")
+        let island = try turns(split, [.init("abc", road), .init("cdeh", road), .init("cfgh", road), .init("hi", road)], to: "i")
+        #expect(island == ["depart", "fork slight right", "arrive"], "\(island)")
     }
 
-    /// A main road bending by 45° past a residential street is silent where the street is more of
-    /// a turn (OSRM and Valhalla say nothing, Avenue Hugues Savorani, Monaco), and said where
-    /// the street goes on straighter.
+    /// A main road bending by 45° past a residential street is silent whether the street is more
+    /// or less of a turn (OSRM: the secondary road is obvious over the street by class).
     @Test func mainRoadBendingPastAWiderSideStreetIsSilent() throws {
         func turnsPast(side column: Int) throws -> [String] {
             let pad = String(repeating: " ", count: column)
@@ -572,7 +578,8 @@ import Testing
                       .init("bs", [("highway", "residential"), ("name", "Side Street")])], to: "c")
         }
         #expect(try turnsPast(side: 9) == ["depart", "arrive"])
-        #expect(try turnsPast(side: 12) == ["depart", "continue right", "arrive"])
+        let wider = try turnsPast(side: 12)
+        #expect(wider == ["depart", "arrive"], "\(wider)")
     }
 
     /// A road going on 5° off straight past another road 14° off on the other side is a fork
@@ -592,24 +599,22 @@ import Testing
         #expect(try turnsPast(column: 10) == ["depart", "arrive"])
     }
 
-    /// Bearing onto a road that goes on the other way too is a turn, a choice of direction on
-    /// it (OSRM and Valhalla: "turn left onto Pflugstrasse" from St. Wolfgangstrasse,
-    /// Liechtenstein), not a new name on the way on, which a short stretch of the road would drop.
-    @Test func ontoARoadGoingBothWaysIsATurn() throws {
-        #expect(try turns("""
+    /// Bearing onto a road that goes on the other way too, as the only way on about straight, is
+    /// a new name with its side (OSRM: obvious, and the name changes).
+    @Test func ontoARoadGoingBothWaysIsANewName() throws {
+        let onto = try turns("""
                       c                   e
             a       b
 
                     d
             """, [.init("ab", [("highway", "residential"), ("name", "Main Street")]),
                   .init("dbce", [("highway", "residential"), ("name", "Cross Street")])], to: "e")
-            == ["depart", "turn slight left", "arrive"])
+        #expect(onto == ["depart", "new name slight left", "arrive"], "\(onto)")
     }
 
-    /// A new name for less than 105 m is not said on a straight road or round a bend, but a slight
-    /// bear onto it at a junction where another road leaves is ("turn slightly right onto Am
-    /// Götzenberg", Heidelberg, as Valhalla says).
-    @Test func shortNewNameAtAJunctionIsSaid() throws {
+    /// A new name for less than 105 m is not said (OSRM's suppressShortNameSegments), at a bend
+    /// or at a junction where another road leaves.
+    @Test func shortNewNamesAreNotSaid() throws {
         let map = """
                      e
 
@@ -626,7 +631,7 @@ import Testing
                                        .init("bc", [("highway", "residential"), ("name", "Short Lane")]),
                                        .init("cf", [("highway", "residential"), ("name", "Long Road")])]
         let junction = try turns(map, grid: 20, ways + [.init("be", [("highway", "residential"), ("name", "Other Road")])], to: "f")
-        #expect(junction == ["depart", "new name slight right", "new name right", "arrive"], "\(junction)")
+        #expect(junction == ["depart", "new name right", "arrive"], "\(junction)")
         let bend = try turns(map, grid: 20, ways, to: "f")
         #expect(bend == ["depart", "new name right", "arrive"], "\(bend)")
     }
@@ -665,10 +670,10 @@ import Testing
         #expect(alone == ["depart", "turn right", "arrive"], "\(alone)")
     }
 
-    /// An exit onto a road of unknown kind (`highway=road`), which the car profile does not route
-    /// on, is still an exit the driver sees and counts (two roundabouts on the CG-2 in Andorra,
-    /// where Valhalla said "2nd exit" and Tern "1st"); one closed to cars or a footway is not.
-    @Test func roundaboutExitsOntoUnroutedRoadsAreCounted() throws {
+    /// Exits are counted as OSRM counts them: roads the car may take. A road of unknown kind
+    /// (`highway=road`, which the car profile does not route on), one closed to cars or a
+    /// footway is no exit.
+    @Test func roundaboutExitsAreRoadsTheCarMayTake() throws {
         let ring = """
                       g
 
@@ -685,17 +690,17 @@ import Testing
         func exit(_ stub: [(String, String)]) throws -> String {
             try turns(ring, ways + [ScenarioMap.Way("eh", stub)], to: "f")[1]
         }
-        #expect(try exit([("highway", "road")]) == "roundabout-exit-2")
+        let unrouted = try exit([("highway", "road")])
+        #expect(unrouted == "roundabout-exit-1", "\(unrouted)")
         #expect(try exit([("highway", "residential")]) == "roundabout-exit-2")
         #expect(try exit([("highway", "road"), ("access", "no")]) == "roundabout-exit-1")
         #expect(try exit([("highway", "footway")]) == "roundabout-exit-1")
     }
 
-    /// A road that splits a few metres before a roundabout into two branches of its own name,
-    /// each joining the ring (CG-3 in Andorra), is one approach: the branch on the ring's side
-    /// (the right on a counter-clockwise ring) is not "keep right" ten metres before "take the
-    /// first exit". A branch that is another road is still said.
-    @Test func flaredApproachIsPartOfTheRoundabout() throws {
+    /// A road that splits a few metres before a roundabout into two branches that each join the
+    /// ring (CG-3 in Andorra) is a fork, then the roundabout: OSRM says both, whatever the
+    /// branches are named.
+    @Test func flaredApproachIsAForkThenTheRoundabout() throws {
         let ring = """
                               g
 
@@ -717,7 +722,7 @@ import Testing
                     ScenarioMap.Way("ng", [("highway", "primary"), ("name", "North Road")]),
                     ScenarioMap.Way("wh", [("highway", "primary"), ("name", "West Road")])]
         let flare = try turns(ring, grid: 5, ways + [.init("sp", road)], to: "f")
-        #expect(flare == ["depart", "roundabout-exit-1", "exit roundabout right", "arrive"])
+        #expect(flare == ["depart", "fork slight right", "roundabout-exit-1", "exit roundabout right", "arrive"], "\(flare)")
         let other = try turns(ring, grid: 5, ways + [.init("sp", [("highway", "primary"), ("name", "Ring Lane")])], to: "f")
         #expect(other.count == 5 && other[1].hasSuffix("slight right") && other[2] == "roundabout-exit-1")
     }
@@ -759,9 +764,8 @@ import Testing
         #expect(try turns("a", "e") == ["depart", "arrive"])
     }
 
-    /// Boarding or leaving a ferry is OSRM's mode change: a notification where the car has no
-    /// other way to go, a plain turn (never a fork, never silent) where it has; while on the
-    /// ferry nothing is said where its ways part, unless another ferry is taken.
+    /// Boarding or leaving a ferry is OSRM's mode change: a notification of the way on ("take the
+    /// ferry"); where the car has another way to go on landing, a turn that is not straight on.
     @Test func ferriesAreModeChanges() throws {
         let crossing = """
             a   b       f       c   d
@@ -774,7 +778,7 @@ import Testing
                     ScenarioMap.Way("cd", [("highway", "primary"), ("name", "East Road")]),
                     ScenarioMap.Way("ce", [("highway", "primary"), ("name", "South Road")])]
         let across = try drive(crossing, grid: 100, ways, to: "d")
-        #expect(across.map(\.osrmTurn) == ["depart", "notification straight", "turn straight", "arrive"])
+        #expect(across.map(\.osrmTurn) == ["depart", "notification straight", "notification straight", "arrive"], "\(across.map(\.osrmTurn))")
         #expect(across.map(\.onFerry) == [false, true, false, false])
         #expect(Instructions().text(across[1]) == "Take the ferry Rhine Ferry")
         #expect(try turns(crossing, grid: 100, ways, to: "e") == ["depart", "notification straight", "turn right", "arrive"])
@@ -843,10 +847,11 @@ import Testing
         #expect(Instructions().text(other) == "Keep left at the fork onto A 6 towards Schwetzingen")
     }
 
-    /// Turn lanes from the map at each maneuver: the lanes that lead the way the route goes are
-    /// valid; lanes drawn only up to a way split before the junction still count there; a name
-    /// change where the road has lanes is said however short (OSRM's rule); a turn soon followed
-    /// by another keeps the lanes that lead on into the next one's lanes.
+    /// Turn lanes from the map at each maneuver, matched to the turns at import as OSRM's lane
+    /// handler does: the lanes that lead the way the route goes are valid; a name change where
+    /// the road has lanes is said however short (OSRM's rule). (Lanes drawn on a way that ends
+    /// more than 30 m before the junction do not reach it: OSRM looks back one junction only
+    /// within 30 m.) Every value here is OSRM 26.10's on this drawing (bench/osrm_features.py).
     @Test func turnLanesComeFromTheMap() throws {
         let cross = """
                         e                 g
@@ -854,8 +859,8 @@ import Testing
                         d                 f
             """
         var s = ScenarioMap(ascii: cross, gridMeters: 10, origin: Coordinate(latitude: 49.4, longitude: 8.6))
-        s.ways = [.init("ax", [("highway", "secondary"), ("name", "Main"), ("turn:lanes:forward", "left|through|through;right")]),
-                  .init("xb", [("highway", "secondary"), ("name", "Main")]),
+        s.ways = [.init("ax", [("highway", "secondary"), ("name", "Main")]),
+                  .init("xb", [("highway", "secondary"), ("name", "Main"), ("turn:lanes:forward", "left|through|through;right")]),
                   .init("bk", [("highway", "secondary"), ("name", "High")]),
                   .init("kc", [("highway", "secondary"), ("name", "High"), ("turn:lanes:forward", "left|left|through|right")]),
                   .init("ch", [("highway", "secondary"), ("name", "High")]),
@@ -865,7 +870,6 @@ import Testing
                   .init("cf", [("highway", "residential"), ("name", "Down")])]
         let m = try TestMaps.scenario(s)
         func lanes(_ steps: [Maneuver]) -> [String] { steps.map { $0.lanes.map(\.osrmText).joined(separator: " ") } }
-        // carried over the split at x (no other way there) to the junction at b
         let left = try maneuvers(m, s["a"]!, s["e"]!)
         #expect(left.map(\.osrmTurn) == ["depart", "turn left", "arrive"])
         #expect(lanes(left) == ["", "left:true straight:false straight;right:false", ""])
@@ -874,23 +878,23 @@ import Testing
         // Main becomes High straight on at b: said because of the lanes, valid the through lanes
         let on = try maneuvers(m, s["a"]!, s["h"]!)
         #expect(on.map(\.osrmTurn) == ["depart", "new name straight", "arrive"])
-        #expect(lanes(on)[1] == "left:false straight:true straight;right:true")
+        #expect(lanes(on)[1] == "left:false straight:true straight;right:false", "\(lanes(on))")
         let short = try maneuvers(m, s["a"]!, s["k"]!)
-        #expect(short.map(\.osrmTurn) == ["depart", "new name straight", "arrive"] && short[1].stepDistanceMeters < 40)
-        // straight at b, then left at c 120 m on: of the two through lanes at b, the one on the left
+        #expect(short.map(\.osrmTurn) == ["depart", "new name straight", "arrive"] && short[1].stepDistanceMeters < 40, "\(short.map(\.osrmTurn))")
+        // straight at b, then left at c 120 m on: both through lanes lead on to c's left lanes
         let then = try maneuvers(m, s["a"]!, s["g"]!)
         #expect(then.map(\.osrmTurn) == ["depart", "new name straight", "turn left", "arrive"])
-        #expect(lanes(then) == ["", "left:false straight:true straight;right:false", "left:true left:true straight:false right:false", ""])
-        #expect(Instructions().prompt(then[1], kind: .turnIn, distanceMeters: 200).hasSuffix("Use the middle lane."))
+        #expect(lanes(then) == ["", "left:false straight:true straight;right:true", "left:true left:true straight:false right:false", ""])
+        let prompt = Instructions().prompt(then[1], kind: .turnIn, distanceMeters: 200)
+        #expect(prompt.hasSuffix("Use the right 2 lanes."), "\(prompt)")
         // the other way along Main has no lanes mapped
         let back = try maneuvers(m, s["c"]!, s["e"]!)
         #expect(back.allSatisfy { $0.lanes.isEmpty })
     }
 
     /// Where the road parts into two roads both about straight on (within 20°) and neither way
-    /// is obvious, the straighter one is not "go straight" (which of the two?) but the side to
-    /// keep: "keep left at the fork" (CG-2 in Encamp, Andorra; Valhalla's "keep right at the
-    /// fork"); the other, less straight, is "turn slightly right".
+    /// is obvious, both are the side to keep: "keep left at the fork", "keep right at the fork"
+    /// (CG-2 in Encamp, Andorra; OSRM's fork).
     @Test func twoStraightRoadsAreAFork() throws {
         let split = """
             a       b                               c
@@ -901,13 +905,14 @@ import Testing
                     ScenarioMap.Way("bc", [("highway", "primary")]),
                     ScenarioMap.Way("bd", [("highway", "primary")])]
         #expect(try turns(split, ways, to: "c") == ["depart", "fork slight left", "arrive"])
-        #expect(try turns(split, ways, to: "d") == ["depart", "turn slight right", "arrive"])
+        let other = try turns(split, ways, to: "d")
+        #expect(other == ["depart", "fork slight right", "arrive"], "\(other)")
     }
 
-    /// Following a road that goes on about straight is silent, but not where another road goes
-    /// on straighter: then the side to keep is said ("keep right onto CG-2", Encamp, Andorra).
-    /// Bearing off a named road onto an unnamed one past a straighter one-way coming the other
-    /// way (whatever its name) is said too: the driver following the road would enter it.
+    /// Following a road (by ref) that bends off where another road goes on straighter is a turn
+    /// (OSRM: not obvious, no name to continue); past a service road it is silent. Bearing off a
+    /// named road onto an unnamed one, where the road ahead is one-way against the car, is the
+    /// only way on: silent (OSRM).
     @Test func sidesToKeepPastStraighterRoads() throws {
         let split = """
             a       b                               c
@@ -919,7 +924,7 @@ import Testing
         let road = [ScenarioMap.Way("ab", [("highway", "primary"), ("ref", "CG-2")]),
                     ScenarioMap.Way("bd", [("highway", "primary"), ("ref", "CG-2")])]
         let keep = try turns(split, road + [.init("bc", [("highway", "primary")])], to: "d")
-        #expect(keep == ["depart", "continue slight right", "arrive"], "\(keep)")
+        #expect(keep == ["depart", "turn slight right", "arrive"], "\(keep)")
         #expect(try turns(split, road + [.init("bc", [("highway", "service")])], to: "d") == ["depart", "arrive"])
         let bear = """
             a       b               c
@@ -935,13 +940,13 @@ import Testing
                     ScenarioMap.Way("bd", [("highway", "primary")]),
                     ScenarioMap.Way("cb", [("highway", "primary"), ("oneway", "yes")])]
         let list = try turns(bear, ways, to: "d")
-        #expect(list == ["depart", "turn slight right", "arrive"], "\(list)")
+        #expect(list == ["depart", "arrive"], "\(list)")
     }
 
-    /// A name one letter off the road's own (a mapper's typo, 12 letters or more) is the same
-    /// road: no "continue onto Avenue Prince Rainier III Monaco" after "Avenue Preince Rainier III
-    /// Monaco"; a different number is a different road.
-    @Test func typosInNamesAreNoNewName() throws {
+    /// A name one letter off the road's own is another name to OSRM: "continue onto Avenue
+    /// Prince Rainier III Monaco" after "Avenue Preince Rainier III Monaco" (Tern kept a typo
+    /// rule of its own until 2026-12-05); a different number is a different road.
+    @Test func typosInNamesAreNewNames() throws {
         let road = """
             a                   b                   c
             """
@@ -949,15 +954,16 @@ import Testing
             try turns(road, [.init("ab", [("highway", "primary"), ("name", first)]),
                              .init("bc", [("highway", "primary"), ("name", second)])], to: "c")
         }
-        #expect(try said("Avenue Preince Rainier III Monaco", "Avenue Prince Rainier III Monaco") == ["depart", "arrive"])
+        let typo = try said("Avenue Preince Rainier III Monaco", "Avenue Prince Rainier III Monaco")
+        #expect(typo == ["depart", "new name straight", "arrive"], "\(typo)")
         #expect(try said("Rue du 11 Novembre", "Rue du 12 Novembre") == ["depart", "new name straight", "arrive"])
         #expect(try said("Rue Grimaldi", "Rue Princesse Caroline") == ["depart", "new name straight", "arrive"])
     }
 
     /// Where the road goes on straight ahead one-way against the car and the route bears off
-    /// onto an unnamed road, the bear is said (a driver following the road would drive into the
-    /// one-way; Boulevard du Jardin Exotique, Monaco); where the road goes on two-way it is
-    /// another way on and said as before, where it simply becomes unnamed nothing is said.
+    /// onto an unnamed link, the link is the only way on: silent (OSRM); where the road goes on
+    /// two-way it is another way on and the bear is said; where it simply becomes unnamed
+    /// nothing is said.
     @Test func bearingOffWhereTheRoadTurnsOneWay() throws {
         let split = """
             a       b       c
@@ -967,16 +973,15 @@ import Testing
         let main = ScenarioMap.Way("ab", [("highway", "primary"), ("name", "Boulevard")])
         let link = ScenarioMap.Way("bd", [("highway", "primary_link")])
         let list = try turns(split, [main, .init("cb", [("highway", "primary"), ("name", "Boulevard"), ("oneway", "yes")]), link], to: "d")
-        #expect(list == ["depart", "turn slight right", "arrive"], "\(list)")
+        #expect(list == ["depart", "arrive"], "\(list)")
         let twoWay = try turns(split, [main, .init("bc", [("highway", "primary"), ("name", "Boulevard")]), link], to: "d")
         #expect(twoWay == ["depart", "turn slight right", "arrive"], "\(twoWay)")
         #expect(try turns(split, [main, link], to: "d") == ["depart", "arrive"])
     }
 
-    /// A new name where the road turns (not where it bends slightly) is said even when the next
-    /// maneuver follows within 105 m: the driver hears the turn. A slight bend onto a short name
-    /// is still not said (OSRM's short name segments), nor a turn just before the arrival.
-    @Test func shortNamesThatTurnAreSaid() throws {
+    /// A new name that holds for less than 105 m is not said, even where the road turns (OSRM's
+    /// short name segments): the turn after it is. Nor a bend just before the arrival.
+    @Test func shortNamesThatTurnAreNotSaid() throws {
         let zigzag = """
             a       b
 
@@ -989,7 +994,7 @@ import Testing
                                        .init("bc", [("highway", "residential"), ("name", "Short Street")]),
                                        .init("cd", [("highway", "residential"), ("name", "Far Street")])]
         let list = try turns(zigzag, ways, to: "d")
-        #expect(list == ["depart", "new name right", "new name left", "arrive"], "\(list)")
+        #expect(list == ["depart", "new name left", "arrive"], "\(list)")
         #expect(try turns(zigzag, ways, to: "c") == ["depart", "arrive"])
     }
 
