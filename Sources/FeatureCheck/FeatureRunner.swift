@@ -23,6 +23,9 @@ public struct FeatureRunner {
         /// Rows judged on route and turns only, with the expectation columns left unchecked
         /// (lanes, intersections, ...), by column.
         public var unchecked: [String: Int] = [:]
+        /// Rows of scenarios for a profile other than a car's (bicycle, foot), by profile: not
+        /// applicable to a car navigator, so neither passed nor counted in `total`.
+        public var notApplicable: [String: Int] = [:]
     }
 
     let workDirectory: String
@@ -76,6 +79,8 @@ struct ScenarioState {
     var compareLanes = false
     /// Set by a step Tern does not support: every row after it fails with this reason.
     var unsupported: String?
+    /// Set by `Given the profile "bicycle"` or "foot": the scenario's rows are not applicable.
+    var otherProfile: String?
     var built: (map: RoadMap, scenario: ScenarioMap)?
     /// Where the scenario's OSM file was kept for `TERN_FEATURES_DUMP` (bench/osrm_features.py).
     var dumpedOSM: String?
@@ -93,7 +98,11 @@ struct ScenarioState {
             for _ in 0..<rows { result.failures.append(.init(scenario: scenario, line: step.line, reason: why)) }
         }
         if t.hasPrefix("the profile \"") {
-            if t != "the profile \"car\"" { unsupported = "profile \(t)" }
+            if let m = t.firstMatch(of: /^the profile "(bicycle|foot)"$/) {
+                otherProfile = String(m.1)
+            } else if t != "the profile \"car\"" {
+                unsupported = "profile \(t)"
+            }
         } else if let m = t.firstMatch(of: /^a grid size of ([\d.]+) meters$/), let g = Double(m.1) {
             grid = g
         } else if let m = t.firstMatch(of: /^the origin ([-\d.]+),\s*([-\d.]+)$/), let lon = Double(m.1), let lat = Double(m.2) {
@@ -146,6 +155,8 @@ struct ScenarioState {
             }
         } else if t.hasPrefix("the profile file \"car\" initialized with") {
             if let why = applyProfileOverrides(step.docString ?? "") { unsupported = why }
+        } else if t == "I route I should get" || t == "routability should be", let profile = otherProfile {
+            result.notApplicable[profile, default: 0] += rows(step).count
         } else if t == "I route I should get" {
             let table = rows(step)
             if let why = unsupported { fail(table.count, "unsupported step: \(why)"); return }

@@ -5,6 +5,8 @@ import JSONLines
 /// `tern check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]`: runs OSRM-style scenario
 /// files through the real import, routing and guidance; one line per file `NAME: passed/total`,
 /// and a last line `TOTAL: passed/total`. `--lanes` also compares the lanes at each maneuver.
+/// Rows of bicycle or foot scenarios are not applicable to a car navigator: they are listed apart,
+/// per file and before the total, and not counted in it.
 enum CheckFeaturesCommand {
     static func run(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, valued: [], switches: ["json", "verbose", "lanes"])
@@ -26,21 +28,29 @@ enum CheckFeaturesCommand {
         let runner = FeatureRunner(workDirectory: work, compareLanes: a.has("lanes"))
         var passed = 0, total = 0
         var unchecked = [String: Int]()
+        var notApplicable = [(file: String, rows: [String: Int])]()
         var items = [JSONValue]()
         for f in files {
             let r = runner.run(path: f)
             passed += r.passed
             total += r.total
             unchecked.merge(r.unchecked) { $0 + $1 }
+            if !r.notApplicable.isEmpty { notApplicable.append((r.name, r.notApplicable)) }
             if a.has("json") {
                 items.append(.object([
                     ("name", .string(r.name)), ("passed", .int(r.passed)), ("total", .int(r.total)),
+                    ("not_applicable", .object(r.notApplicable.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
                     ("unchecked_columns", .object(r.unchecked.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
                     ("failures", .array(r.failures.map { .object([("scenario", .string($0.scenario)), ("line", .int($0.line)),
                                                                   ("reason", .string($0.reason))]) })),
                 ]))
             } else {
-                printOut("\(r.name): \(r.passed)/\(r.total)")
+                let na = r.notApplicable.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key) row\($0.value == 1 ? "" : "s")" }.joined(separator: ", ")
+                if r.total == 0, !na.isEmpty {
+                    printOut("\(r.name): not applicable (\(na))")
+                } else {
+                    printOut("\(r.name): \(r.passed)/\(r.total)" + (na.isEmpty ? "" : " (and \(na), not applicable)"))
+                }
                 if a.has("verbose") {
                     if !r.unchecked.isEmpty {
                         printOut("    not checked: " + r.unchecked.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value) rows)" }.joined(separator: ", "))
@@ -50,12 +60,19 @@ enum CheckFeaturesCommand {
             }
         }
         if a.has("json") {
+            let naTotal = notApplicable.reduce(into: [String: Int]()) { acc, f in acc.merge(f.rows) { $0 + $1 } }
             printOut(JSONValue.object([("files", .array(items)), ("passed", .int(passed)), ("total", .int(total)),
+                                       ("not_applicable", .object(naTotal.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
                                        ("unchecked_columns", .object(unchecked.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))]).serialized())
         } else {
             if a.has("verbose"), !unchecked.isEmpty {
                 printOut("not checked (rows judged on route and turns): "
                          + unchecked.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            }
+            if !notApplicable.isEmpty {
+                let rows = notApplicable.reduce(0) { $0 + $1.rows.values.reduce(0, +) }
+                printOut("NOT APPLICABLE (bicycle or foot profile, not counted): \(rows) rows in "
+                         + notApplicable.map { "\($0.file) \($0.rows.values.reduce(0, +))" }.joined(separator: ", "))
             }
             printOut("TOTAL: \(passed)/\(total)")
         }

@@ -138,20 +138,24 @@ import Testing
         #expect(Double(r.passed) >= bar * Double(r.total), "\(name): \(r.passed)/\(r.total); first failures: \(r.failures.prefix(3).map(\.reason))")
     }
 
-    /// And over every file of guidance/: at least 90% of all rows (issue #23; 1319/1448 when set).
+    /// And over every file of guidance/: at least 92% of the rows a car profile can express
+    /// (issue #23; 1319/1395 when set). The bicycle files' rows are not applicable: counted
+    /// apart, never as passed.
     @Test func osrmGuidanceOverall() throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()
         defer { dir.remove() }
         let runner = FeatureRunner(workDirectory: dir.path)
-        var passed = 0, total = 0
+        var passed = 0, total = 0, notApplicable = [String: Int]()
         for f in SharedData.files(in: "osrm-features/guidance", suffix: ".feature") {
             let r = runner.run(path: SharedData.path("osrm-features/guidance/\(f)"))
             passed += r.passed
             total += r.total
+            if !r.notApplicable.isEmpty { notApplicable[r.name] = r.notApplicable.values.reduce(0, +) }
         }
-        print("guidance: \(passed)/\(total)")
+        print("guidance: \(passed)/\(total); not applicable: \(notApplicable.sorted { $0.key < $1.key })")
         #expect(total > 1000)
-        #expect(Double(passed) >= 0.9 * Double(total), "guidance: \(passed)/\(total)")
+        #expect(notApplicable["roundabout-bike"] == 28 && notApplicable["bike-staggered-intersections"] == 12)
+        #expect(Double(passed) >= 0.92 * Double(total), "guidance: \(passed)/\(total)")
     }
 }
