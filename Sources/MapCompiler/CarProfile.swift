@@ -152,6 +152,7 @@ public enum CarProfile {
         // round a whole valley (andorra's CG-2): only "yes" closes (OSRM closes every value).
         if tags["construction"] == "yes" { return nil }
         if tags["smoothness"] == "impassable" || tags["service"] == "emergency_access" { return nil }
+        if PhysicalLimits.excludes(tags) { return nil }
 
         let accessForward = accessValue(tags, suffix: "forward").map(classify)
         let accessBackward = accessValue(tags, suffix: "backward").map(classify)
@@ -577,8 +578,7 @@ public enum CarProfile {
     static func isBlocking(barrier: String, tags: OSMTags) -> Bool {
         switch barrier {
         case "height_restrictor":
-            if let h = tags["maxheight"].flatMap(parseMeters), h < 2.5 { return true }
-            return false
+            return PhysicalLimits.restrictorBlocks(tags)
         case "bollard": return tags["bollard"] != "rising"
         case "kerb": return !(tags["highway"] == "crossing" || tags["kerb"] == "lowered" || tags["kerb"] == "flush")
         case "fence": return !(tags["sensory"] == "audible" || tags["sensory"] == "audio")

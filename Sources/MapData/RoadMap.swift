@@ -23,6 +23,8 @@ public final class RoadMap: Sendable {
     /// Start offsets of the sections by tag order (MapFormat.Tag.allCases): looked up on every
     /// access, so an array index rather than a string-keyed dictionary.
     private let starts: [Int]
+    /// End offsets, the same way.
+    private let ends: [Int]
 
     public let nodeCount: Int
     public let edgeCount: Int
@@ -103,6 +105,7 @@ public final class RoadMap: Sendable {
         sections = found
         for tag in MapFormat.Tag.allCases where found[tag.rawValue] == nil { found[tag.rawValue] = 0..<0 }
         starts = MapFormat.Tag.allCases.map { found[$0.rawValue]!.lowerBound }
+        ends = MapFormat.Tag.allCases.map { found[$0.rawValue]!.upperBound }
         func len(_ t: MapFormat.Tag) -> Int { found[t.rawValue]!.count }
         func check(_ ok: Bool, _ detail: String) throws { if !ok { throw MapError.corrupt(path: path, detail: detail) } }
         try check(len(.nodes) % 8 == 0, "NODES size")
@@ -245,8 +248,8 @@ public final class RoadMap: Sendable {
     }
     @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
 
-    /// The section's bytes (for map-info and tests).
-    public func sectionRange(_ tag: MapFormat.Tag) -> Range<Int> { sections[tag.rawValue] ?? 0..<0 }
+    /// The section's bytes (0..<0 for an optional section the file lacks).
+    @inline(__always) public func sectionRange(_ tag: MapFormat.Tag) -> Range<Int> { starts[tag.ordinal]..<ends[tag.ordinal] }
     public var sectionTags: [String] { sections.keys.sorted() }
     public var fileSizeBytes: Int { mappedSize }
 

@@ -28,8 +28,14 @@ public struct RouteLeg: Sendable {
     /// The point `meters` from the leg's start along its shape, and the shape segment it lies on.
     public func position(atMeters meters: Double) -> (coordinate: Coordinate, segment: Int) {
         guard shape.count > 1 else { return (shape.first ?? from.point, 0) }
-        var i = 1
-        while i < shape.count - 1 && cumulativeMeters[i] < meters { i += 1 }
+        // the first i in 1..<count-1 with cumulativeMeters[i] >= meters (count-1 if none): a
+        // binary search, since guidance asks for every maneuver of a long leg
+        var lo = 1, hi = shape.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if cumulativeMeters[mid] < meters { lo = mid + 1 } else { hi = mid }
+        }
+        let i = lo
         let len = cumulativeMeters[i] - cumulativeMeters[i - 1]
         let f = len > 0 ? min(1, max(0, (meters - cumulativeMeters[i - 1]) / len)) : 0
         return (shape[i - 1].interpolated(to: shape[i], f), i - 1)

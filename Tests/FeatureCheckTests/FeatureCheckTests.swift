@@ -114,7 +114,7 @@ import Testing
     }
 
     /// Issue #3's bar: at least 90% of the rows of these OSRM car files pass.
-    @Test(arguments: ["oneway", "restrictions", "multi_via_restrictions", "access", "maxspeed", "barrier"])
+    @Test(arguments: ["oneway", "restrictions", "multi_via_restrictions", "access", "maxspeed", "barrier", "physical_limitation"])
     func osrmCarFeatures(name: String) throws {
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()

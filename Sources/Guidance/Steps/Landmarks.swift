@@ -14,7 +14,7 @@ enum Landmarks {
     /// place at the corner or the one passed just before ("turn right after the Shell station"),
     /// as in landmark routing: at or after the place, never one the driver has yet to reach.
     static func apply(_ steps: inout [Maneuver], map: RoadMap, leg: RouteLeg) {
-        let turning: Set<ManeuverType> = [.turn, .endOfRoad, .continue, .fork, .newName]
+        let turning: [ManeuverType] = [.turn, .endOfRoad, .continue, .fork, .newName]
         for i in steps.indices.dropFirst() where turning.contains(steps[i].type) && steps[i].landmark == nil
             && steps[i].modifier != .straight && steps[i].modifier != .uturn {
             let k = steps[i].edgeIndex
@@ -63,16 +63,18 @@ enum Landmarks {
                 let n = map.name(id)
                 return id != 0 && !n.isEmpty && n.count <= Landmarks.landmarkNameCharacters && !roadNames().contains(n)
             }
-            let atCorner = Set(map.places(near: corner, radiusMeters: 35).filter(recognisable).map(\.place.nameID).filter(usable))
+            // (the distinct names: a handful at most, an array rather than a hashed set)
+            func distinct(_ ids: [UInt32]) -> [UInt32] { ids.reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
+            let atCorner = distinct(map.places(near: corner, radiusMeters: 35).filter(recognisable).map(\.place.nameID).filter(usable))
             if atCorner.count == 1, let id = atCorner.first {
                 steps[i].landmark = .place(map.name(id), after: false)
                 continue
             }
             if atCorner.count > 1 { continue }
-            var passed = Set<UInt32>()
+            var passed = [UInt32]()
             var d = 40.0
             while d <= 120, at - d > previous {
-                passed.formUnion(map.places(near: leg.position(atMeters: at - d).coordinate, radiusMeters: 25).filter(recognisable).map(\.place.nameID).filter(usable))
+                passed = distinct(passed + map.places(near: leg.position(atMeters: at - d).coordinate, radiusMeters: 25).filter(recognisable).map(\.place.nameID).filter(usable))
                 d += 20
             }
             if passed.count == 1, let id = passed.first { steps[i].landmark = .place(map.name(id), after: true) }

@@ -86,7 +86,7 @@ enum ManeuverConversion {
     /// from the right).
     static func lanes(_ x: StepIntersection, _ c: StepContext) -> [Lane] {
         guard x.lanesInTurn > 0, x.laneText != 0 else { return [] }
-        let description = c.text(x.laneText).split(separator: "|", omittingEmptySubsequences: false).map { $0.split(separator: ";").map(String.init) }
+        let description = c.laneDescription(x.laneText)
         let n = description.count
         return description.enumerated().map { p, arrows in
             let id = n - 1 - p

@@ -8,22 +8,24 @@ import Foundation
 enum Signposts {
     static func apply(_ steps: inout [Maneuver]) {
         // (the road an exit ramp left, while the car is still on the ramp's forks)
-        var left: Maneuver?
+        var left: (ref: String, street: String)?
         for i in steps.indices.dropFirst() {
-            let a = steps[i - 1], b = steps[i]
-            let sameRef = !b.ref.isEmpty && sameRefs(a.ref, b.ref)
-            if b.type == .offRamp { left = a } else if b.type != .fork { left = nil }
-            switch b.type {
-            case .offRamp where sameRef || (!b.street.isEmpty && b.street == a.street):
+            // (fields read in place: a Maneuver copy retains a dozen strings)
+            let type = steps[i].type
+            if type == .offRamp { left = (steps[i - 1].ref, steps[i - 1].street) } else if type != .fork { left = nil }
+            switch type {
+            case .offRamp where (!steps[i].ref.isEmpty && sameRefs(steps[i - 1].ref, steps[i].ref))
+                || (!steps[i].street.isEmpty && steps[i].street == steps[i - 1].street):
                 steps[i].street = ""
                 steps[i].ref = ""
-            case .fork where left.map { r in (!b.ref.isEmpty && sameRefs(r.ref, b.ref)) || (!b.street.isEmpty && b.street == r.street) } ?? false:
+            case .fork where left.map { r in (!steps[i].ref.isEmpty && sameRefs(r.ref, steps[i].ref)) || (!steps[i].street.isEmpty && steps[i].street == r.street) } ?? false:
                 // a fork on the ramp tagged with the motorway's ref too: "keep left towards B 535"
                 steps[i].street = ""
                 steps[i].ref = ""
             case .continue:
-                steps[i].staysOnRoad = b.street.isEmpty ? sameRef
-                    : !a.street.isEmpty && !NameRules.requiresAnnouncement(from: RoadName(name: a.street, ref: ""), to: RoadName(name: b.street, ref: ""))
+                let a = steps[i - 1].street, b = steps[i].street
+                steps[i].staysOnRoad = b.isEmpty ? !steps[i].ref.isEmpty && sameRefs(steps[i - 1].ref, steps[i].ref)
+                    : !a.isEmpty && !NameRules.requiresAnnouncement(from: RoadName(name: a, ref: ""), to: RoadName(name: b, ref: ""))
             default: break
             }
         }
@@ -34,7 +36,8 @@ enum Signposts {
         if a == b { return true }
         if a.isEmpty || b.isEmpty { return false }
         // (most refs are single: no lists to compare)
-        if !a.contains(";") && !b.contains(";") { return NameRules.trimmedSpaces(a) == NameRules.trimmedSpaces(b) }
+        let semicolon = UInt8(ascii: ";")
+        if !a.utf8.contains(semicolon) && !b.utf8.contains(semicolon) { return NameRules.trimmedSpaces(a) == NameRules.trimmedSpaces(b) }
         let split = { (s: String) in Set(s.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
         let x = split(a), y = split(b)
         return !x.isEmpty && !y.isEmpty && (x.isSubset(of: y) || y.isSubset(of: x))

@@ -16,15 +16,19 @@ final class StepContext {
         self.leg = leg
     }
 
-    private var laneCounts: [UInt32: Int] = [:]
-
     /// How many lanes a lane text has ("left|straight" has two).
-    func laneCount(_ id: UInt32) -> Int {
-        if id == 0 { return 0 }
-        if let n = laneCounts[id] { return n }
-        let n = text(id).utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "|") ? 1 : 0) }
-        laneCounts[id] = n
-        return n
+    func laneCount(_ id: UInt32) -> Int { id == 0 ? 0 : laneDescription(id).count }
+
+    private var laneDescriptions: [UInt32: [[String]]] = [:]
+
+    /// A lane text's lanes left to right, each its arrows ("left|straight;right" is
+    /// [["left"], ["straight", "right"]]); parsed once per leg, as a junction's lanes are read at
+    /// every step that passes it.
+    func laneDescription(_ id: UInt32) -> [[String]] {
+        if let d = laneDescriptions[id] { return d }
+        let d = text(id).split(separator: "|", omittingEmptySubsequences: false).map { $0.split(separator: ";").map(String.init) }
+        laneDescriptions[id] = d
+        return d
     }
 
     func text(_ id: UInt32) -> String {
