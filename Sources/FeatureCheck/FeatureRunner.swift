@@ -26,6 +26,11 @@ public struct FeatureRunner {
         /// Rows of scenarios for a profile other than a car's (bicycle, foot), by profile: not
         /// applicable to a car navigator, so neither passed nor counted in `total`.
         public var notApplicable: [String: Int] = [:]
+        /// The rows of scenarios OSRM tags @todo (its own test suite skips them: OSRM does not
+        /// pass them either), included in `passed` and `total` and counted here again, so that
+        /// a figure without them can be given too.
+        public var todoPassed = 0
+        public var todoTotal = 0
     }
 
     let workDirectory: String
@@ -54,8 +59,13 @@ public struct FeatureRunner {
         for s in feature.scenarios {
             var state = ScenarioState(workDirectory: workDirectory, file: name, scenario: s.name)
             state.compareLanes = compareLanes
+            let (passedBefore, totalBefore) = (result.passed, result.total)
             for step in feature.background + s.steps {
                 state.apply(step, into: &result)
+            }
+            if s.tags.contains("@todo") {
+                result.todoPassed += result.passed - passedBefore
+                result.todoTotal += result.total - totalBefore
             }
         }
         return result

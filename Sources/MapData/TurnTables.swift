@@ -93,6 +93,19 @@ extension RoadMap {
     /// The same as a name id (0 where none).
     public func turnLaneTextID(from: DirectedEdge) -> UInt32 { signpost(.turnLaneTexts, turnLaneTextCount, from.raw) }
 
+    /// How many lanes a lane text has ("left|through;right" has two; 0 for id 0), counted in the
+    /// stored bytes: guidance asks at every junction with lanes, and a String per ask cost more
+    /// than the rest of the junction.
+    public func laneCount(ofLaneText id: UInt32) -> Int {
+        guard id != 0, id < nameCount else { return 0 }
+        let s = section(.names)
+        let lo = Int(u32(s + 4 + Int(id) * 4)), hi = Int(u32(s + 8 + Int(id) * 4))
+        let bytesStart = s + 4 + (nameCount + 1) * 4
+        var n = 1
+        for k in lo..<hi where u8(bytesStart + k) == UInt8(ascii: "|") { n += 1 }
+        return n
+    }
+
     /// The bearings of the roads at a junction (degrees; empty where the node is no junction).
     public func bearings(atNode n: UInt32) -> [Double] {
         guard bearingIndexCount > Int(n) + 1 else { return [] }

@@ -26,6 +26,10 @@ struct RoadGeometry {
     var initialBearing: Double
     var perceivedBearing: Double
     var segmentLength: Double
+    /// The twin of a road leaving: the same road arriving, bearings reversed (the direction a
+    /// car comes in). A loop's two ends are each other's twins, so an edge id alone does not
+    /// tell which end is meant.
+    var arriving = false
 }
 
 /// What the import-time turn analysis works on: the compressed graph, the restrictions, and what

@@ -65,7 +65,7 @@ public enum GuidanceAnnotator {
                                                   postBearing: TurnRecord.bearingByte(road.perceivedBearing)).packed)
                     } else {
                         // a merged carriageway or a road hidden behind the way back: no instruction
-                        let geom = ctx.intersectionGeometries(node).roads.first { $0.edge == nb }
+                        let geom = ctx.geometry(nb, in: ctx.intersectionGeometries(node).roads)
                         records.append(TurnRecord(instruction: TurnInstruction.invalid.packed, lanes: 0, preBearing: pre,
                                                   postBearing: TurnRecord.bearingByte(geom?.perceivedBearing ?? 0)).packed)
                     }

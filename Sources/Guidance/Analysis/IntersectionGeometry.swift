@@ -83,7 +83,7 @@ extension AnalysisContext {
         var all = geoms
         for g in geoms {
             all.append(RoadGeometry(edge: graph.reverse(g.edge), initialBearing: TurnAngle.reverse(g.initialBearing),
-                                    perceivedBearing: TurnAngle.reverse(g.perceivedBearing), segmentLength: g.segmentLength))
+                                    perceivedBearing: TurnAngle.reverse(g.perceivedBearing), segmentLength: g.segmentLength, arriving: true))
         }
         all.sort { $0.edge < $1.edge }
         let result = (all, mergedIDs)

@@ -19,18 +19,22 @@ extension AnalysisContext {
         var all = out
         for o in out {
             all.append(RoadGeometry(edge: graph.reverse(o.edge), initialBearing: TurnAngle.reverse(o.initialBearing),
-                                    perceivedBearing: TurnAngle.reverse(o.perceivedBearing), segmentLength: o.segmentLength))
+                                    perceivedBearing: TurnAngle.reverse(o.perceivedBearing), segmentLength: o.segmentLength, arriving: true))
         }
         return view(from: incoming, geometries: all, merged: [])
     }
 
-    func geometry(_ e: GuidanceGraph.Edge, in geoms: [RoadGeometry]) -> RoadGeometry? { geoms.first { $0.edge == e } }
+    /// The road `e` in a junction's geometries: leaving the junction, or with `arriving` the way
+    /// it comes in (the two differ only for a loop, whose ends both lie at the junction).
+    func geometry(_ e: GuidanceGraph.Edge, in geoms: [RoadGeometry], arriving: Bool = false) -> RoadGeometry? {
+        geoms.first { $0.edge == e && $0.arriving == arriving } ?? geoms.first { $0.edge == e }
+    }
 
     /// The view: [0] the way back, then by angle; roads the car may not take kept where they
     /// shape the junction (a one-way coming in), merged carriageways coming in left out.
     func view(from incoming: GuidanceGraph.Edge, geometries geoms: [RoadGeometry], merged: Set<GuidanceGraph.Edge>) -> Intersection {
         let node = graph.target(incoming), fromNode = graph.source(incoming)
-        guard let inGeom = geometry(incoming, in: geoms) else { return [] }
+        guard let inGeom = geometry(incoming, in: geoms, arriving: true) else { return [] }
         let inBearing = inGeom.perceivedBearing, inInitial = inGeom.initialBearing
         var uturn: ConnectedRoad? = nil
         var keyed = [(road: ConnectedRoad, key: Double)]()
@@ -101,7 +105,7 @@ extension AnalysisContext {
         let inTern = graph.lastTernEdge(from)
         func restricted(_ o: GuidanceGraph.Edge) -> Bool { restrictions.forbids(inTern, graph.firstTernEdge(o)) }
         if restricted(to) { return false }
-        guard let fromGeom = geometry(from, in: geoms) else { return true }
+        guard let fromGeom = geometry(from, in: geoms, arriving: true) else { return true }
         let fromReverse = TurnAngle.reverse(fromGeom.perceivedBearing)
         var allowedExits = 0, arriving = 0
         var ringFrom: (edge: GuidanceGraph.Edge, angle: Double)? = nil
@@ -114,7 +118,7 @@ extension AnalysisContext {
             guard d.roundabout || d.circular else { continue }
             if d.reversed {
                 // a ring edge flowing into the node
-                guard let rg = geometry(rev, in: geoms) else { continue }
+                guard let rg = geometry(rev, in: geoms, arriving: true) else { continue }
                 let a = TurnAngle.between(entry: rg.perceivedBearing, exit: fromReverse)
                 if a > (ringFrom?.angle ?? 0) { ringFrom = (rev, a) }
             } else {
@@ -132,7 +136,7 @@ extension AnalysisContext {
             return false
         }
         if barrier { return false }
-        if let rf = ringFrom, let rt = ringTo, let rfg = geometry(rf.edge, in: geoms), let rtg = geometry(rt.edge, in: geoms),
+        if let rf = ringFrom, let rt = ringTo, let rfg = geometry(rf.edge, in: geoms, arriving: true), let rtg = geometry(rt.edge, in: geoms),
            let tg = geometry(to, in: geoms) {
             let ring = TurnAngle.between(entry: rfg.perceivedBearing, exit: rtg.perceivedBearing)
             let fromAngle = TurnAngle.between(entry: rfg.perceivedBearing, exit: fromReverse)

@@ -17,7 +17,7 @@ final class StepContext {
     }
 
     /// How many lanes a lane text has ("left|straight" has two).
-    func laneCount(_ id: UInt32) -> Int { id == 0 ? 0 : laneDescription(id).count }
+    func laneCount(_ id: UInt32) -> Int { map.laneCount(ofLaneText: id) }
 
     private var laneDescriptions: [UInt32: [[String]]] = [:]
 
@@ -26,7 +26,11 @@ final class StepContext {
     /// every step that passes it.
     func laneDescription(_ id: UInt32) -> [[String]] {
         if let d = laneDescriptions[id] { return d }
-        let d = text(id).split(separator: "|", omittingEmptySubsequences: false).map { $0.split(separator: ";").map(String.init) }
+        // (split on the bytes: "|" and ";" are ASCII, and Character-wise splitting cost more than
+        // the rest of the maneuver)
+        let d = text(id).utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map { lane in
+            lane.split(separator: UInt8(ascii: ";")).map { String(decoding: $0, as: UTF8.self) }
+        }
         laneDescriptions[id] = d
         return d
     }
