@@ -21,7 +21,10 @@ matchers, navigator). From the event logs:
 With --transcripts DIR one text file per drive: time, speed, prompt.
 
 Usage: python3 bench/prompt_drives.py [--drives 8] [--extracts monaco,andorra,liechtenstein,heidelberg] [--transcripts DIR]
-Needs .build/release/tern and .bench/<extract>.tmap (bash scripts/bench.sh makes both)."""
+    [--tern BIN] [--maps DIR]
+Needs .build/release/tern and .bench/<extract>.tmap (bash scripts/bench.sh makes both); --tern and
+--maps run another build on its own maps (an older tern reads only its own map format), so that
+two transcripts directories can be compared with diff -r."""
 import argparse, datetime, glob, json, pathlib, statistics, subprocess, tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -29,8 +32,10 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--drives", type=int, default=8)
 ap.add_argument("--extracts", default="monaco,andorra,liechtenstein,heidelberg")
 ap.add_argument("--transcripts")
+ap.add_argument("--tern", default=str(ROOT / ".build" / "release" / "tern"))
+ap.add_argument("--maps", default=str(ROOT / ".bench"))
 a = ap.parse_args()
-TERN = str(ROOT / ".build" / "release" / "tern")
+TERN = a.tern
 
 
 def when(iso):
@@ -46,7 +51,7 @@ totals = dict(drives=0, prompts=0, then=0, maneuvers=0, silent=0, back_to_back=0
 leads = []
 with tempfile.TemporaryDirectory() as tmp:
     for x in a.extracts.split(","):
-        tmap = ROOT / ".bench" / f"{x}.tmap"
+        tmap = pathlib.Path(a.maps) / f"{x}.tmap"
         queries = json.load(open(ROOT.parent / "shared" / "data" / "bench" / f"{x}-queries.json"))["queries"]
         for q in queries[:a.drives]:
             for wrong in (None, 2):

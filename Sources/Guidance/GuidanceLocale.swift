@@ -69,7 +69,13 @@ public struct GuidanceLocale: Sendable {
     }
 
     /// Keys every table has (those of English).
-    public static var keys: [String] { english.phrases.keys.sorted() }
+    /// Phrases a language may leave out: without its own, the general phrase is said with the
+    /// modifier word ("At the roundabout, turn {modifier}"), where that reads well in the language
+    /// and "turn straight" does not in English.
+    public static let optionalKeys: Set<String> = ["roundabout_turn.straight", "roundabout_turn.straight.name"]
+
+    /// The phrases every language has.
+    public static var keys: [String] { english.phrases.keys.filter { !optionalKeys.contains($0) }.sorted() }
 
     init(code: String, units: UnitSystem, table: String) throws {
         let merged = try LocaleTables.resolve(table)
@@ -172,6 +178,10 @@ public struct GuidanceLocale: Sendable {
 
     /// The raw template (for the tests that compare placeholders).
     public func template(_ key: String) -> String? { phrases[key] }
+
+    /// Whether this table (or the one it is based on) has the phrase itself, not by falling back
+    /// to English: for the optional keys.
+    public func hasOwnPhrase(_ key: String) -> Bool { phrases[key] != nil }
 
     private static func englishPhrase(_ key: String) -> String? {
         all.first { $0.code == "en-GB" }?.phrases[key]

@@ -114,6 +114,8 @@ public struct Instructions: Sendable {
             s = locale.phrase(m.side.map { base + "." + $0.rawValue } ?? base)
         case .roundabout: s = ringExit("roundabout", m)
         case .rotary: s = ringExit("rotary", m)
+        case .roundaboutTurn where m.modifier == .straight && locale.hasOwnPhrase("roundabout_turn.straight"):
+            s = say("roundabout_turn.straight", m)
         case .roundaboutTurn: s = say("roundabout_turn", m, ["modifier": modifier(m.modifier)])
         case .exitRoundabout: s = say("exit_roundabout", m)
         case .exitRotary: s = say("exit_rotary", m)

@@ -449,4 +449,22 @@ extension LocaleTests {
         #expect(he.spokenDistance(150).contains("מאה וחמישים"))
         #expect(he.spokenDistance(2600).contains("שניים וחצי"))
     }
+
+    /// A small roundabout said as one turn (OSRM's roundabout turn): straight across is "go
+    /// straight ahead" in English, not "turn straight"; a language without that optional phrase
+    /// says its general one with the modifier word.
+    @Test func straightAcrossARoundaboutIsGoStraight() throws {
+        let at = Coordinate(latitude: 48, longitude: 11)
+        var m = Maneuver(type: .roundaboutTurn, modifier: .straight, street: "Boulevard du Jardin Exotique", location: at, shapeIndex: 0,
+                         distanceFromStartMeters: 0)
+        let en = Instructions(locale: try #require(GuidanceLocale.named("en-GB")))
+        #expect(en.text(m) == "At the roundabout, go straight ahead onto Boulevard du Jardin Exotique")
+        let deLocale = try #require(GuidanceLocale.named("de"))
+        #expect(!deLocale.hasOwnPhrase("roundabout_turn.straight"))
+        let general = deLocale.phrase("roundabout_turn.name", ["modifier": deLocale.phrase("modifier.straight"), "way_name": m.street])
+        #expect(Instructions(locale: deLocale).text(m) == general)
+        m.modifier = .left
+        #expect(en.text(m) == "At the roundabout, turn left onto Boulevard du Jardin Exotique")
+        #expect(!GuidanceLocale.keys.contains("roundabout_turn.straight"))
+    }
 }

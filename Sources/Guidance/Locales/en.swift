@@ -92,6 +92,8 @@ extension LocaleTables {
       "rotary.enter": "Enter the roundabout",
       "roundabout_turn": "At the roundabout, turn {modifier}",
       "roundabout_turn.name": "At the roundabout, turn {modifier} onto {way_name}",
+      "roundabout_turn.straight": "At the roundabout, go straight ahead",
+      "roundabout_turn.straight.name": "At the roundabout, go straight ahead onto {way_name}",
       "exit_roundabout": "Exit the roundabout",
       "exit_roundabout.name": "Exit the roundabout onto {way_name}",
       "exit_rotary": "Exit the roundabout",
