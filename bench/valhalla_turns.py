@@ -570,9 +570,12 @@ def run_tern(tern, tmap, queries):
         qpath = f.name
     try:
         out = subprocess.run([str(tern), "route", "--map", str(tmap), "--queries", qpath, "--json"],
-                             check=True, capture_output=True, text=True)
+                             capture_output=True, text=True)
     finally:
         os.unlink(qpath)
+    if out.returncode != 0:
+        # (tern's own message: a map of an older format says to re-import it)
+        sys.exit(f"{tern} route on {tmap} failed: {out.stderr.strip() or out.returncode}")
     return {r["id"]: r for r in json.loads(out.stdout)}
 
 
