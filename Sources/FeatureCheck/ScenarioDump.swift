@@ -26,7 +26,7 @@ enum ScenarioDump {
             h.write(Data(line.utf8))
             try? h.close()
         } else {
-            FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
         }
     }
 }
