@@ -167,7 +167,7 @@ public struct Instructions: Sendable {
                 s = locale.phrase("towards", ["instruction": locale.embedded(s), "destination": parts.joined(separator: ", ")])
             }
         }
-        if !Instructions.noLandmark.contains(m.type), let lm = m.landmark {
+        if Instructions.saysLandmark(m.type), let lm = m.landmark {
             var values = ["instruction": locale.embedded(s)]
             if case .place(let name, _) = lm { values["place"] = name }
             let key = Instructions.landmarkKey(lm)
@@ -197,8 +197,14 @@ public struct Instructions: Sendable {
         return "distance.km.many"
     }
 
-    /// Maneuvers said without their landmark: a ring's entry and exit, the start, the arrival.
-    static let noLandmark: Set<ManeuverType> = [.roundabout, .rotary, .roundaboutTurn, .exitRoundabout, .exitRotary, .depart, .arrive]
+    /// Whether a maneuver is said with its landmark: not a ring's entry and exit, the start or
+    /// the arrival. (A switch, not a set: guidance asks at every maneuver of every route.)
+    static func saysLandmark(_ type: ManeuverType) -> Bool {
+        switch type {
+        case .roundabout, .rotary, .roundaboutTurn, .exitRoundabout, .exitRotary, .depart, .arrive: return false
+        default: return true
+        }
+    }
 
     static func landmarkKey(_ lm: Landmark) -> String {
         switch lm {
@@ -346,7 +352,7 @@ extension Instructions {
                 // (where the instruction begins with its landmark, a pause after the distance: "In
                 // 300 Metern, nach der Ampel rechts abbiegen", not "in 300 metres after the lights")
                 let leads = m.landmark.map { locale.template(Instructions.landmarkKey($0)).map { !$0.hasPrefix("{instruction}") } ?? false } ?? false
-                let pause = leads && !Instructions.noLandmark.contains(m.type)
+                let pause = leads && Instructions.saysLandmark(m.type)
                 text = locale.phrase("prompt.in", ["distance": d, "instruction": locale.embedded(self.text(m))], pauseBefore: pause ? "instruction" : nil)
                 // the lanes to take, while there is time to change lanes (not in the "now" prompt)
                 if let lanes = laneText(m) {

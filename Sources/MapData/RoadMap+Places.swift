@@ -11,7 +11,22 @@ extension RoadMap {
 
     /// Named places within `radiusMeters` of a point, nearest first.
     public func places(near c: Coordinate, radiusMeters: Double) -> [(place: Place, distanceMeters: Double)] {
-        guard placeCount > 0 else { return [] }
+        var out = [(place: Place, distanceMeters: Double)]()
+        visitPlaces(near: c, radiusMeters: radiusMeters) { out.append(($0, $1)); return true }
+        return out.sorted { $0.distanceMeters < $1.distanceMeters }
+    }
+
+    /// Whether any named place lies within `radiusMeters` of a point (nothing allocated: guidance
+    /// asks at every turn, and most junctions have none near).
+    public func hasPlace(near c: Coordinate, radiusMeters: Double) -> Bool {
+        var found = false
+        visitPlaces(near: c, radiusMeters: radiusMeters) { _, _ in found = true; return false }
+        return found
+    }
+
+    /// Calls `body` with each place within the radius and its distance, while it returns true.
+    private func visitPlaces(near c: Coordinate, radiusMeters: Double, _ body: (Place, Double) -> Bool) {
+        guard placeCount > 0 else { return }
         let ruler = CheapRuler(latitude: c.latitude)
         let dLat = radiusMeters / ruler.ky, dLon = radiusMeters / ruler.kx
         let g = grid
@@ -19,8 +34,7 @@ extension RoadMap {
         let r1 = min(g.rows - 1, Int(((c.latitude + dLat - g.minLat) / g.cellLat).rounded(.down)))
         let c0 = max(0, Int(((c.longitude - dLon - g.minLon) / g.cellLon).rounded(.down)))
         let c1 = min(g.cols - 1, Int(((c.longitude + dLon - g.minLon) / g.cellLon).rounded(.down)))
-        guard r0 <= r1, c0 <= c1 else { return [] }
-        var out = [(place: Place, distanceMeters: Double)]()
+        guard r0 <= r1, c0 <= c1 else { return }
         for r in r0...r1 {
             for col in c0...c1 {
                 let cell = r * g.cols + col
@@ -28,11 +42,10 @@ extension RoadMap {
                 for i in lo..<hi {
                     let p = place(i)
                     let d = ruler.distance(c, p.coordinate)
-                    if d <= radiusMeters { out.append((p, d)) }
+                    if d <= radiusMeters, !body(p, d) { return }
                 }
             }
         }
-        return out.sorted { $0.distanceMeters < $1.distanceMeters }
     }
 
     /// Checks the landmark sections (called from validate()).

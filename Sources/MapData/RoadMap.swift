@@ -399,12 +399,17 @@ public final class RoadMap: Sendable {
     }
 
     /// A string from the name table ("" for id 0 or an id out of range).
-    public func name(_ id: UInt32) -> String {
-        guard id < nameCount else { return "" }
+    public func name(_ id: UInt32) -> String { String(decoding: nameBytes(id), as: UTF8.self) }
+
+    /// The UTF-8 bytes of a name as stored (empty for id 0 or an id out of range), without making
+    /// a String: guidance compares names and reads lane texts at every step of every route. The
+    /// bytes are the mapped file's, valid while this map lives.
+    public func nameBytes(_ id: UInt32) -> UnsafeRawBufferPointer {
+        guard id < nameCount else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let s = section(.names)
         let lo = Int(u32(s + 4 + Int(id) * 4)), hi = Int(u32(s + 8 + Int(id) * 4))
         let bytesStart = s + 4 + (nameCount + 1) * 4
-        return String(decoding: UnsafeRawBufferPointer(start: base + bytesStart + lo, count: hi - lo), as: UTF8.self)
+        return UnsafeRawBufferPointer(start: base + bytesStart + lo, count: hi - lo)
     }
 
     public func wayID(_ index: UInt32) -> Int64 {

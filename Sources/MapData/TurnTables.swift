@@ -98,11 +98,8 @@ extension RoadMap {
     /// than the rest of the junction.
     public func laneCount(ofLaneText id: UInt32) -> Int {
         guard id != 0, id < nameCount else { return 0 }
-        let s = section(.names)
-        let lo = Int(u32(s + 4 + Int(id) * 4)), hi = Int(u32(s + 8 + Int(id) * 4))
-        let bytesStart = s + 4 + (nameCount + 1) * 4
         var n = 1
-        for k in lo..<hi where u8(bytesStart + k) == UInt8(ascii: "|") { n += 1 }
+        for b in nameBytes(id) where b == UInt8(ascii: "|") { n += 1 }
         return n
     }
 

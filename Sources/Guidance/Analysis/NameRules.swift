@@ -25,21 +25,33 @@ public enum NameRules {
     /// `suffixes` false is the engine's variant, which knows no suffix words.
     public static func requiresAnnouncement(from a: RoadName, to b: RoadName, suffixes useSuffixes: Bool = true) -> Bool {
         if a == b { return false }
+        return requiresAnnouncement(a.name, a.ref, b.name, b.ref, suffixChange: isSuffixChange(a.name, b.name, useSuffixes: useSuffixes))
+    }
+
+    /// The engine's variant on the names as the map stores them (no suffix words; OSRM compares
+    /// the bytes too): asked at every step of every route, so no String is made.
+    static func requiresAnnouncement(from a: (name: NameBytes, ref: NameBytes), to b: (name: NameBytes, ref: NameBytes)) -> Bool {
+        if a.name == b.name && a.ref == b.ref { return false }
+        return requiresAnnouncement(a.name, a.ref, b.name, b.ref, suffixChange: a.name.trimmedSpaces == b.name.trimmedSpaces)
+    }
+
+    /// The rule itself, on either form of a name (`suffixChange`: the names differ by suffix
+    /// words or end spaces only).
+    static func requiresAnnouncement<T: NameText>(_ aName: T, _ aRef: T, _ bName: T, _ bRef: T, suffixChange: Bool) -> Bool {
         // from nothing to something
-        if a.name.isEmpty && a.ref.isEmpty && !(b.name.isEmpty && b.ref.isEmpty) { return true }
-        let namesEmpty = a.name.isEmpty && b.name.isEmpty
+        if aName.isEmpty && aRef.isEmpty && !(bName.isEmpty && bRef.isEmpty) { return true }
+        let namesEmpty = aName.isEmpty && bName.isEmpty
         // (the empty name is the start of every name)
-        let nameContained = a.name.hasPrefix(b.name) || b.name.hasPrefix(a.name)
-        let suffixChange = isSuffixChange(a.name, b.name, useSuffixes: useSuffixes)
-        let namesEqual = a.name == b.name || nameContained || suffixChange
-        let nameRemoved = !a.name.isEmpty && b.name.isEmpty
-        let refsEmpty = a.ref.isEmpty && b.ref.isEmpty
-        let refContained = a.ref.isEmpty || b.ref.isEmpty || a.ref.contains(b.ref) || b.ref.contains(a.ref)
-        let refRemoved = !a.ref.isEmpty && b.ref.isEmpty
+        let nameContained = aName.startsWith(bName) || bName.startsWith(aName)
+        let namesEqual = aName == bName || nameContained || suffixChange
+        let nameRemoved = !aName.isEmpty && bName.isEmpty
+        let refsEmpty = aRef.isEmpty && bRef.isEmpty
+        let refContained = aRef.isEmpty || bRef.isEmpty || aRef.includes(bRef) || bRef.includes(aRef)
+        let refRemoved = !aRef.isEmpty && bRef.isEmpty
         let obvious = (namesEmpty && refsEmpty) || (namesEqual && refContained) || (namesEqual && refsEmpty)
             || (refContained && nameRemoved) || (namesEqual && refRemoved) || suffixChange
-        let mustAnnounce = (a.name.isEmpty && !a.ref.isEmpty && !b.name.isEmpty && b.ref.isEmpty)
-            || (!a.name.isEmpty && a.ref.isEmpty && b.name.isEmpty && !b.ref.isEmpty)
+        let mustAnnounce = (aName.isEmpty && !aRef.isEmpty && !bName.isEmpty && bRef.isEmpty)
+            || (!aName.isEmpty && aRef.isEmpty && bName.isEmpty && !bRef.isEmpty)
             || (namesEmpty && !refContained)
         return !obvious || mustAnnounce
     }
@@ -107,5 +119,51 @@ public enum NameRules {
         guard needle.count <= hay.count else { return nil }
         for i in 0...(hay.count - needle.count) where Array(hay[i..<(i + needle.count)]) == needle { return i }
         return nil
+    }
+}
+
+/// What the name rule reads of a name or a ref: a String at import, the stored bytes at query
+/// time.
+protocol NameText: Equatable {
+    var isEmpty: Bool { get }
+    func startsWith(_ other: Self) -> Bool
+    func includes(_ other: Self) -> Bool
+}
+
+extension String: NameText {
+    func startsWith(_ other: String) -> Bool { hasPrefix(other) }
+    func includes(_ other: String) -> Bool { contains(other) }
+}
+
+/// A name as the map stores it, UTF-8 (RoadMap.nameBytes): compared byte by byte.
+struct NameBytes: NameText {
+    let bytes: UnsafeRawBufferPointer
+
+    var isEmpty: Bool { bytes.isEmpty }
+
+    static func == (a: NameBytes, b: NameBytes) -> Bool { a.bytes.count == b.bytes.count && a.startsWith(b) }
+
+    func startsWith(_ other: NameBytes) -> Bool { matches(other, at: 0) }
+
+    func includes(_ other: NameBytes) -> Bool {
+        guard other.bytes.count <= bytes.count else { return false }
+        for i in 0...(bytes.count - other.bytes.count) where matches(other, at: i) { return true }
+        return false
+    }
+
+    /// The bytes without spaces at their ends.
+    var trimmedSpaces: NameBytes {
+        var lo = 0, hi = bytes.count
+        while lo < hi && bytes[lo] == UInt8(ascii: " ") { lo += 1 }
+        while hi > lo && bytes[hi - 1] == UInt8(ascii: " ") { hi -= 1 }
+        return NameBytes(bytes: UnsafeRawBufferPointer(rebasing: bytes[lo..<hi]))
+    }
+
+    /// `other` occurs at byte `i`.
+    private func matches(_ other: NameBytes, at i: Int) -> Bool {
+        let n = other.bytes.count
+        guard i + n <= bytes.count else { return false }
+        guard n > 0 else { return true }
+        return memcmp(bytes.baseAddress! + i, other.bytes.baseAddress!, n) == 0
     }
 }

@@ -25,6 +25,16 @@ struct TurnLaneType: OptionSet, Hashable, Sendable {
     static let words = ["none", "straight", "sharp left", "left", "slight left", "slight right", "right", "sharp right", "uturn",
                         "merge to left", "merge to right"]
 
+    /// The words as bytes, to read a stored lane text without making Strings.
+    static let wordBytes: [[UInt8]] = words.map { Array($0.utf8) }
+
+    /// One word of a stored lane text as a String: the vocabulary's own (no new String made), or
+    /// the bytes as they are for a word OSRM does not know.
+    static func word(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        for (i, w) in wordBytes.enumerated() where w.elementsEqual(bytes) { return words[i] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The single-bit mask of one word; nil for a word OSRM does not know.
     static func mask(ofWord w: Substring) -> TurnLaneType? {
         guard let bit = words.firstIndex(where: { $0 == w }) else { return nil }

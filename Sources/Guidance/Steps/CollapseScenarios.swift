@@ -25,7 +25,7 @@ enum CollapseScenario {
     /// Two turns onto the road the car came on, the other way: one u-turn.
     static func isUTurn(_ prior: RouteStep, _ entering: RouteStep, _ leaving: RouteStep, _ c: StepContext) -> Bool {
         guard Collapsing.basicPreconditions(prior, entering, leaving, c) else { return false }
-        guard [.turn, .continue, .endOfRoad].contains(entering.type) else { return false }
+        guard entering.type == .turn || entering.type == .continue || entering.type == .endOfRoad else { return false }
         guard let i = entering.front.inBearing, let o = leaving.front.outBearing,
               Collapsing.bearingsAreReversed(TurnAngle.reverse(i), o) else { return false }
         guard c.haveSameName(prior, leaving) else { return false }
@@ -68,8 +68,9 @@ enum CollapseScenario {
         guard entering.distance < limit, center.distance < limit else { return false }
         let a = entering.distance, b = center.distance
         let similar = (a < 5 && b < 5) || min(a, b) / max(a, b) > 0.75
-        let types = center.type == .suppressed && center.modifier == .straight && [.turn, .continue].contains(entering.type)
-            && [.turn, .continue, .onRamp].contains(leaving.type)
+        let types = center.type == .suppressed && center.modifier == .straight
+            && (entering.type == .turn || entering.type == .continue)
+            && (leaving.type == .turn || leaving.type == .continue || leaving.type == .onRamp)
         let total = Collapsing.totalTurnAngle(entering, leaving)
         return similar && types && total > 40 && total < 320
     }
@@ -106,7 +107,7 @@ enum CollapseScenario {
     /// "Straight on" just before a turn with no other way: the turn, said at the first.
     static func straightTurnFollowedByChoiceless(_ entering: RouteStep, _ leaving: RouteStep, _ c: StepContext) -> Bool {
         Collapsing.basicPreconditions(entering, leaving, c) && entering.distance <= 2 * Collapsing.maxCollapseDistance
-            && [.continue, .turn].contains(entering.type) && entering.modifier == .straight && Collapsing.allowedTurns(leaving) == 1
+            && (entering.type == .continue || entering.type == .turn) && entering.modifier == .straight && Collapsing.allowedTurns(leaving) == 1
             && Collapsing.noIntermediaryIntersections(entering)
     }
 }

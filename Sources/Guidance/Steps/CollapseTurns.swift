@@ -16,26 +16,27 @@ enum CollapseTurns {
             if steps[next].isWaypoint { break }
             let previous = steps.previousTurn(current)
             if steps[current].onFerry != steps[next].onFerry { continue }
-            let p = steps[previous], cur = steps[current], n = steps[next]
-            if CollapseScenario.isStaggeredIntersection(p, cur, n) {
-                Collapsing.combine(&steps, current, next, instruction: CombineStrategy.staggeredTurn(prior: p, c), signage: true, lanes: false)
-            } else if CollapseScenario.isUTurn(p, cur, n, c) {
+            // (the steps are read in place: copying three of them per step cost more than the tests)
+            let found = steps.withUnsafeBufferPointer { scenario($0[previous], $0[current], $0[next], c) }
+            switch found {
+            case .none:
+                break
+            case .staggered:
+                Collapsing.combine(&steps, current, next, instruction: CombineStrategy.staggeredTurn(prior: steps[previous], c),
+                                   signage: true, lanes: false)
+            case .uTurn:
                 Collapsing.combine(&steps, current, next, instruction: CombineStrategy.fixed(TurnInstruction(.continue, .uturn)),
                                    signage: true, lanes: false)
-            } else if CollapseScenario.isNameOscillation(p, cur, n, c) {
+            case .nameOscillation:
                 Collapsing.suppress(&steps, current, next)
                 Collapsing.suppress(&steps, previous, current)
-            } else if CollapseScenario.maneuverPrecededByNameChange(p, cur, n, c)
-                        || CollapseScenario.maneuverPrecededBySuppressedDirection(cur, n, c) {
-                CombineStrategy.adjustToCombinedTurn(prior: p, c)(&steps[next], steps[current])
+            case .turnAtTheSecond:
+                CombineStrategy.adjustToCombinedTurn(prior: steps[previous], c)(&steps[next], steps[current])
                 Collapsing.suppress(&steps, previous, current)
-            } else if CollapseScenario.maneuverSucceededByNameChange(cur, n, c) || CollapseScenario.nameChangeImmediatelyAfterSuppressed(cur, n, c)
-                        || CollapseScenario.maneuverSucceededBySuppressedDirection(cur, n, c)
-                        || CollapseScenario.closeChoicelessTurnAfterTurn(cur, n, c)
-                        || CollapseScenario.straightTurnFollowedByChoiceless(cur, n, c) {
-                Collapsing.combine(&steps, current, next, instruction: CombineStrategy.adjustToCombinedTurn(prior: p, c), signage: true,
-                                   lanes: false)
-            } else if CollapseScenario.suppressedStraightBetweenTurns(p, cur, n, c) {
+            case .turnAtTheFirst:
+                Collapsing.combine(&steps, current, next, instruction: CombineStrategy.adjustToCombinedTurn(prior: steps[previous], c),
+                                   signage: true, lanes: false)
+            case .straightBetweenTurns:
                 let farBack = steps.previousTurn(previous)
                 steps[previous].elongate(by: steps[current])
                 steps[current].invalidate()
@@ -44,18 +45,45 @@ enum CollapseTurns {
             }
             // second chances, found only after a first collapse
             let newNext = steps.nextTurn(current)
-            if newNext < steps.count, CollapseScenario.doubleChoiceless(steps[current], steps[newNext], c) {
+            if newNext < steps.count, steps.withUnsafeBufferPointer({ CollapseScenario.doubleChoiceless($0[current], $0[newNext], c) }) {
                 Collapsing.combine(&steps, current, newNext, instruction: CombineStrategy.adjustToCombinedTurn(prior: steps[previous], c),
                                    signage: true, lanes: false)
             }
             if !steps[previous].isWaypoint {
                 let farBack = steps.previousTurn(previous)
-                if CollapseScenario.isUTurn(steps[farBack], steps[previous], steps[current], c) {
+                if steps.withUnsafeBufferPointer({ CollapseScenario.isUTurn($0[farBack], $0[previous], $0[current], c) }) {
                     Collapsing.combine(&steps, previous, current, instruction: CombineStrategy.fixed(TurnInstruction(.continue, .uturn)),
                                        signage: true, lanes: false)
                 }
             }
         }
+    }
+
+    /// What a turn and the next make together, first match in OSRM's order.
+    enum Found {
+        case none, staggered, uTurn, nameOscillation
+        /// One turn, said at the second step (the first was only a name change or a suppressed bend).
+        case turnAtTheSecond
+        /// One turn, said at the first step.
+        case turnAtTheFirst
+        /// Two short straight-on pieces between two turns.
+        case straightBetweenTurns
+    }
+
+    static func scenario(_ p: RouteStep, _ cur: RouteStep, _ n: RouteStep, _ c: StepContext) -> Found {
+        if CollapseScenario.isStaggeredIntersection(p, cur, n) { return .staggered }
+        if CollapseScenario.isUTurn(p, cur, n, c) { return .uTurn }
+        if CollapseScenario.isNameOscillation(p, cur, n, c) { return .nameOscillation }
+        if CollapseScenario.maneuverPrecededByNameChange(p, cur, n, c) || CollapseScenario.maneuverPrecededBySuppressedDirection(cur, n, c) {
+            return .turnAtTheSecond
+        }
+        if CollapseScenario.maneuverSucceededByNameChange(cur, n, c) || CollapseScenario.nameChangeImmediatelyAfterSuppressed(cur, n, c)
+            || CollapseScenario.maneuverSucceededBySuppressedDirection(cur, n, c) || CollapseScenario.closeChoicelessTurnAfterTurn(cur, n, c)
+            || CollapseScenario.straightTurnFollowedByChoiceless(cur, n, c) {
+            return .turnAtTheFirst
+        }
+        if CollapseScenario.suppressedStraightBetweenTurns(p, cur, n, c) { return .straightBetweenTurns }
+        return .none
     }
 
     /// The turn onto a sliproad and the turn at its end are one: said at the sliproad, in the

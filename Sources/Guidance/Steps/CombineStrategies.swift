@@ -79,9 +79,14 @@ enum CombineStrategy {
             let angle = TurnAngle.between(entry: at.bearingBefore, exit: from.bearingAfter)
             let dir = TurnAngle.direction(angle)
             func straightStep(_ s: RouteStep) -> Bool {
-                [.newName, .continue, .suppressed, .turn].contains(s.type) && [.straight, .slightLeft, .slightRight].contains(s.modifier)
+                turnStep(s) && (s.modifier == .straight || s.modifier == .slightLeft || s.modifier == .slightRight)
             }
-            func turnStep(_ s: RouteStep) -> Bool { [.turn, .continue, .newName, .suppressed].contains(s.type) }
+            func turnStep(_ s: RouteStep) -> Bool {
+                switch s.type {
+                case .turn, .continue, .newName, .suppressed: return true
+                default: return false
+                }
+            }
             if at.type == .endOfRoad || from.type == .endOfRoad {
                 at.type = .endOfRoad
             } else if at.type == .fork {

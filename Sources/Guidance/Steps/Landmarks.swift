@@ -8,14 +8,24 @@ import Routing
 enum Landmarks {
     /// The longest name a place may have to be said as a landmark (about two seconds of speech).
     static let landmarkNameCharacters = 32
+    /// A place this near the junction is at the corner, metres.
+    static let cornerRadius = 35.0
+    /// A place passed is looked for this far back along the road, within `passedRadius` of it.
+    static let passedBack = 120.0
+    static let passedRadius = 25.0
 
     /// Landmarks a driver sees, where they are unambiguous: traffic lights at the junction or
     /// the one set passed just before it ("turn left after the traffic lights"), else a named
     /// place at the corner or the one passed just before ("turn right after the Shell station"),
     /// as in landmark routing: at or after the place, never one the driver has yet to reach.
     static func apply(_ steps: inout [Maneuver], map: RoadMap, leg: RouteLeg) {
-        let turning: [ManeuverType] = [.turn, .endOfRoad, .continue, .fork, .newName]
-        for i in steps.indices.dropFirst() where turning.contains(steps[i].type) && steps[i].landmark == nil
+        func turning(_ t: ManeuverType) -> Bool {
+            switch t {
+            case .turn, .endOfRoad, .continue, .fork, .newName: return true
+            default: return false
+            }
+        }
+        for i in steps.indices.dropFirst() where turning(steps[i].type) && steps[i].landmark == nil
             && steps[i].modifier != .straight && steps[i].modifier != .uturn {
             let k = steps[i].edgeIndex
             guard k > 0, k < leg.edges.count else { continue }
@@ -42,6 +52,10 @@ enum Landmarks {
             // a named place at the corner, or the one passed on the last stretch before it; not
             // one named like a road here (a bus stop called after the street says nothing)
             let corner = steps[i].location
+            // (the places looked for below lie within 35 m of the corner, or 25 m of a point at
+            // most 120 m of road, so at most 120 m, back: none within 145 m, none to find)
+            guard map.hasPlace(near: corner, radiusMeters: max(Landmarks.cornerRadius, Landmarks.passedBack + Landmarks.passedRadius))
+            else { continue }
             let node = map.source(of: leg.edges[k])
             // (the road names are read only where a place is near: most junctions have none)
             var roadNamesMade: Set<String>? = nil
@@ -65,7 +79,7 @@ enum Landmarks {
             }
             // (the distinct names: a handful at most, an array rather than a hashed set)
             func distinct(_ ids: [UInt32]) -> [UInt32] { ids.reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
-            let atCorner = distinct(map.places(near: corner, radiusMeters: 35).filter(recognisable).map(\.place.nameID).filter(usable))
+            let atCorner = distinct(map.places(near: corner, radiusMeters: Landmarks.cornerRadius).filter(recognisable).map(\.place.nameID).filter(usable))
             if atCorner.count == 1, let id = atCorner.first {
                 steps[i].landmark = .place(map.name(id), after: false)
                 continue
@@ -73,8 +87,9 @@ enum Landmarks {
             if atCorner.count > 1 { continue }
             var passed = [UInt32]()
             var d = 40.0
-            while d <= 120, at - d > previous {
-                passed = distinct(passed + map.places(near: leg.position(atMeters: at - d).coordinate, radiusMeters: 25).filter(recognisable).map(\.place.nameID).filter(usable))
+            while d <= Landmarks.passedBack, at - d > previous {
+                passed = distinct(passed + map.places(near: leg.position(atMeters: at - d).coordinate, radiusMeters: Landmarks.passedRadius)
+                    .filter(recognisable).map(\.place.nameID).filter(usable))
                 d += 20
             }
             if passed.count == 1, let id = passed.first { steps[i].landmark = .place(map.name(id), after: true) }

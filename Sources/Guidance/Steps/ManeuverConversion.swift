@@ -21,7 +21,7 @@ enum ManeuverConversion {
             if !s.isWaypoint, s.edgeIndex > 0, s.edgeIndex < leg.edges.count {
                 let node = map.source(of: leg.edges[s.edgeIndex])
                 m.exitNumber = map.exitRef(ofNode: node)
-                if !Instructions.noLandmark.contains(m.type) { m.landmark = Landmarks.atNode(map, node) }
+                if Instructions.saysLandmark(m.type) { m.landmark = Landmarks.atNode(map, node) }
                 // no other road meets: the road only bends onto a new name
                 m.atBend = s.front.roads == 2
             }
@@ -33,12 +33,12 @@ enum ManeuverConversion {
             out.append(m)
         }
         // step lengths and times
+        // (the fields only: a whole Maneuver copied retains all its strings)
+        let lastTime = leg.cumulativeSeconds.count - 1
         for i in 0..<max(0, out.count - 1) {
-            let a = out[i], b = out[i + 1]
-            out[i].stepDistanceMeters = b.distanceFromStartMeters - a.distanceFromStartMeters
-            let ta = leg.cumulativeSeconds[min(a.shapeIndex, leg.cumulativeSeconds.count - 1)]
-            let tb = leg.cumulativeSeconds[min(b.shapeIndex, leg.cumulativeSeconds.count - 1)]
-            out[i].stepDurationSeconds = tb - ta
+            let a = out[i].shapeIndex, b = out[i + 1].shapeIndex
+            out[i].stepDistanceMeters = out[i + 1].distanceFromStartMeters - out[i].distanceFromStartMeters
+            out[i].stepDurationSeconds = leg.cumulativeSeconds[min(b, lastTime)] - leg.cumulativeSeconds[min(a, lastTime)]
         }
         return out
     }
@@ -83,14 +83,30 @@ enum ManeuverConversion {
     }
 
     /// The lanes of the road coming in, left to right, those the turn takes valid (lane ids count
-    /// from the right).
+    /// from the right). The stored lane text is read as bytes: "|" between lanes (empty lanes
+    /// kept), ";" between arrows (empty arrows dropped).
     static func lanes(_ x: StepIntersection, _ c: StepContext) -> [Lane] {
         guard x.lanesInTurn > 0, x.laneText != 0 else { return [] }
-        let description = c.laneDescription(x.laneText)
-        let n = description.count
-        return description.enumerated().map { p, arrows in
-            let id = n - 1 - p
-            return Lane(indications: arrows, valid: id >= x.firstLaneFromTheRight && id < x.firstLaneFromTheRight + x.lanesInTurn)
+        let text = c.map.nameBytes(x.laneText)
+        var lanes = [Lane]()
+        lanes.reserveCapacity(x.laneCount)
+        var arrows = [String]()
+        var wordStart = 0
+        for k in 0...text.count {
+            let laneEnds = k == text.count || text[k] == UInt8(ascii: "|")
+            guard laneEnds || text[k] == UInt8(ascii: ";") else { continue }
+            if k > wordStart { arrows.append(TurnLaneType.word(text[wordStart..<k])) }
+            wordStart = k + 1
+            if laneEnds {
+                lanes.append(Lane(indications: arrows, valid: false))
+                arrows = []
+            }
         }
+        let n = lanes.count
+        for p in lanes.indices {
+            let id = n - 1 - p
+            lanes[p].valid = id >= x.firstLaneFromTheRight && id < x.firstLaneFromTheRight + x.lanesInTurn
+        }
+        return lanes
     }
 }

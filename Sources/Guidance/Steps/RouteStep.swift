@@ -143,7 +143,16 @@ struct RouteStep {
 
 extension Array where Element == RouteStep {
     /// Drops the steps emptied by a pass (OSRM's removeNoTurnInstructions).
-    mutating func removeInvalidated() { removeAll { $0.invalidated || ($0.instruction == .noTurn && $0.waypoint == .none) } }
+    /// (Compacted by hand: removeAll(where:) swaps the elements it passes, three copies of a
+    /// 250-byte step each, and every pass ends here.)
+    mutating func removeInvalidated() {
+        var kept = 0
+        for i in indices where !(self[i].invalidated || (self[i].instruction == .noTurn && self[i].waypoint == .none)) {
+            if kept != i { self[kept] = self[i] }
+            kept += 1
+        }
+        removeLast(count - kept)
+    }
 
     /// The nearest step before `i` with a turn or a waypoint (findPreviousTurn).
     func previousTurn(_ i: Int) -> Int {

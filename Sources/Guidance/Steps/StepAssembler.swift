@@ -12,6 +12,9 @@ enum StepAssembler {
         let edges = leg.edges
         let n = leg.shape.count
         var steps = [RouteStep]()
+        // (a step is some 250 bytes: growing the array by doubling moved more memory than the
+        // passes read)
+        steps.reserveCapacity(edges.count + 1)
         var depart = RouteStep(instruction: .noTurn, location: leg.shape[0], front: .waypoint(leg.shape[0], in: nil, out: nil))
         depart.waypoint = .depart
         depart.bearingAfter = departBearing(leg)
