@@ -49,6 +49,10 @@ public struct FeatureFile: Sendable {
                 continue
             }
             if line.hasPrefix("Background:") {
+                // (inside a scenario, as in OSRM's classes.feature: its steps are that scenario's
+                // own; taken as the file's background they ran before every scenario, and the
+                // last scenario's map answered all the routes)
+                if current != nil { continue }
                 flush()
                 inBackground = true
                 current = nil

@@ -241,6 +241,10 @@ public final class RoadMap: Sendable {
 
     @inline(__always) func section(_ tag: MapFormat.Tag) -> Int { starts[tag.ordinal] }
     @inline(__always) func u32(_ offset: Int) -> UInt32 { base.load(fromByteOffset: offset, as: UInt32.self).littleEndian }
+    /// Bytes of the file in place (valid while the map lives).
+    @inline(__always) func bytes(at offset: Int, count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + offset, count: count)
+    }
     @inline(__always) func i32(_ offset: Int) -> Int32 { base.load(fromByteOffset: offset, as: Int32.self).littleEndian }
     /// A stored coordinate (i32 lat e7, i32 lon e7) at a byte offset of the file.
     @inline(__always) func coordinate(at offset: Int) -> Coordinate {
@@ -409,7 +413,7 @@ public final class RoadMap: Sendable {
         let s = section(.names)
         let lo = Int(u32(s + 4 + Int(id) * 4)), hi = Int(u32(s + 8 + Int(id) * 4))
         let bytesStart = s + 4 + (nameCount + 1) * 4
-        return UnsafeRawBufferPointer(start: base + bytesStart + lo, count: hi - lo)
+        return bytes(at: bytesStart + lo, count: hi - lo)
     }
 
     public func wayID(_ index: UInt32) -> Int64 {

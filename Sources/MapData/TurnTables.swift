@@ -112,14 +112,14 @@ extension RoadMap {
         return (lo..<hi).map { Double(base16(b + $0 * 2)) }
     }
 
-    /// The positions of a node's bearings, for reading them one by one without an array.
-    public func bearingRange(atNode n: UInt32) -> Range<Int> {
-        guard bearingIndexCount > Int(n) + 1 else { return 0..<0 }
+    /// A node's bearings read in place, without an array (guidance reads them at every turn of
+    /// every route); none where the node is no junction.
+    public func storedBearings(atNode n: UInt32) -> StoredBearings {
+        guard bearingIndexCount > Int(n) + 1 else { return StoredBearings(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
         let idx = section(.bearingIndex) + Int(n) * 4
-        return Int(u32(idx))..<Int(u32(idx + 4))
+        let lo = Int(u32(idx)), hi = Int(u32(idx + 4))
+        return StoredBearings(bytes: bytes(at: section(.bearings) + lo * 2, count: (hi - lo) * 2))
     }
-
-    @inline(__always) public func bearing(at k: Int) -> Double { Double(base16(section(.bearings) + k * 2)) }
 
     /// Whether a directed edge lies inside a divided road's junction.
     public func isSegregated(_ d: DirectedEdge) -> Bool {
@@ -129,4 +129,16 @@ extension RoadMap {
     }
 
     @inline(__always) func base16(_ offset: Int) -> UInt16 { UInt16(u8(offset)) | UInt16(u8(offset + 1)) << 8 }
+}
+
+/// The bearings of the roads at a junction as the map stores them (u16 degrees each, BEARINGS),
+/// valid while the map lives.
+public struct StoredBearings {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    @inlinable public var count: Int { bytes.count / 2 }
+    @inlinable public var isEmpty: Bool { bytes.count < 2 }
+    @inlinable public subscript(i: Int) -> Double {
+        Double(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)))
+    }
 }

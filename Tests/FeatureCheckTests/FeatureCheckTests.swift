@@ -38,6 +38,43 @@ import Testing
         #expect(s.steps[2].table?.last == ["a", "c", "ab,bc,bc"])
     }
 
+    /// OSRM's classes.feature puts a "Background:" inside a scenario: its steps are that
+    /// scenario's, not the file's (taken as the file's, every scenario ran the later scenarios'
+    /// maps and routes first, and the last map answered all of them).
+    @Test func backgroundInsideAScenarioBelongsToIt() throws {
+        let text = """
+            Feature: Nested
+                Background:
+                    Given the profile "car"
+
+                Scenario: First
+                    Given the node map
+                        \"\"\"
+                        a b
+                        \"\"\"
+                    When I route I should get
+                        | from | to | route |
+                        | a    | b  | ab,ab |
+
+                Scenario: Second
+                    Background:
+                        Given a grid size of 200 meters
+
+                    Given the node map
+                        \"\"\"
+                        c d
+                        \"\"\"
+                    When I route I should get
+                        | from | to | route |
+                        | c    | d  | cd,cd |
+            """
+        let f = try FeatureFile(text: text, name: "nested")
+        #expect(f.background.map(\.text) == ["the profile \"car\""])
+        #expect(f.scenarios.map(\.name) == ["First", "Second"])
+        #expect(f.scenarios.map(\.steps.count) == [2, 3])
+        #expect(f.scenarios.last?.steps.first?.text == "a grid size of 200 meters")
+    }
+
     /// Runs feature text written here through the runner, once per setting of `--lanes`.
     func run(_ feature: String, lanes: [Bool] = [false]) throws -> [FeatureRunner.FileResult] {
         let dir = TempDir()

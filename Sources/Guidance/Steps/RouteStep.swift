@@ -6,7 +6,6 @@ import MapData
 /// from the junction) of the road the car arrives on and leaves by, how many roads meet and how
 /// many the car may take, the straightest other way, and the lanes.
 struct StepIntersection {
-    var location: Coordinate
     /// nil at the start (no road in) and at the end (no road out).
     var inBearing: Double?
     var outBearing: Double?
@@ -22,8 +21,8 @@ struct StepIntersection {
     var laneText: UInt32 = 0
 
     /// A start or end point: one road, taken.
-    static func waypoint(_ location: Coordinate, in inBearing: Double?, out outBearing: Double?) -> StepIntersection {
-        StepIntersection(location: location, inBearing: inBearing, outBearing: outBearing, roads: 1, allowed: 1)
+    static func waypoint(in inBearing: Double?, out outBearing: Double?) -> StepIntersection {
+        StepIntersection(inBearing: inBearing, outBearing: outBearing, roads: 1, allowed: 1)
     }
 
     var allowedTurns: Int { allowed }
@@ -113,7 +112,7 @@ struct RouteStep {
         duration = 0
         geometryBegin = 0
         geometryEnd = 0
-        front = StepIntersection(location: location, inBearing: nil, outBearing: nil, roads: 0, allowed: 0)
+        front = StepIntersection(inBearing: nil, outBearing: nil, roads: 0, allowed: 0)
         passed = 0
         passedOnlyTwoRoads = true
         firstPassedAllowed = 0

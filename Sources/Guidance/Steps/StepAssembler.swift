@@ -15,7 +15,7 @@ enum StepAssembler {
         // (a step is some 250 bytes: growing the array by doubling moved more memory than the
         // passes read)
         steps.reserveCapacity(edges.count + 1)
-        var depart = RouteStep(instruction: .noTurn, location: leg.shape[0], front: .waypoint(leg.shape[0], in: nil, out: nil))
+        var depart = RouteStep(instruction: .noTurn, location: leg.shape[0], front: .waypoint(in: nil, out: nil))
         depart.waypoint = .depart
         depart.bearingAfter = departBearing(leg)
         depart.nameID = map.nameID(ofEdge: edges[0].edge)
@@ -39,7 +39,7 @@ enum StepAssembler {
             s.segregated = map.isSegregated(outEdge)
             steps.append(s)
         }
-        var arrive = RouteStep(instruction: .noTurn, location: leg.shape[n - 1], front: .waypoint(leg.shape[n - 1], in: nil, out: nil))
+        var arrive = RouteStep(instruction: .noTurn, location: leg.shape[n - 1], front: .waypoint(in: nil, out: nil))
         arrive.waypoint = .arrive
         arrive.bearingBefore = arriveBearing(leg)
         arrive.nameID = map.nameID(ofEdge: edges[edges.count - 1].edge)
@@ -100,30 +100,29 @@ enum StepAssembler {
     /// (OSRM's findMatchingBearing), and the straightest other way the car could take.
     static func intersection(_ c: StepContext, node: UInt32, from a: DirectedEdge, turn: Turn) -> StepIntersection {
         let map = c.map
-        let range = map.bearingRange(atNode: node)
-        guard !range.isEmpty else {
+        let bearings = map.storedBearings(atNode: node)
+        guard !bearings.isEmpty else {
             // (a node the road only passes, for a u-turn there)
-            return StepIntersection(location: map.coordinate(ofNode: node), inBearing: turn.pre, outBearing: turn.pre, roads: 1, allowed: 1)
+            return StepIntersection(inBearing: turn.pre, outBearing: turn.pre, roads: 1, allowed: 1)
         }
         let mask = map.entryMask(from: a)
-        func bearing(_ i: Int) -> Double { map.bearing(at: range.lowerBound + i) }
-        let count = range.count
-        func closest(_ b: Double) -> Int {
-            var best = 0
-            for i in 1..<count where TurnAngle.deviation(bearing(i), b) < TurnAngle.deviation(bearing(best), b) { best = i }
-            return best
+        let count = bearings.count
+        // the stored bearings nearest the turn's, first of equals
+        var i = 0, o = 0
+        for k in 1..<count {
+            if TurnAngle.deviation(bearings[k], turn.pre) < TurnAngle.deviation(bearings[i], turn.pre) { i = k }
+            if TurnAngle.deviation(bearings[k], turn.post) < TurnAngle.deviation(bearings[o], turn.post) { o = k }
         }
-        let i = closest(turn.pre), o = closest(turn.post)
-        let inBearing = bearing(i)
+        let inBearing = bearings[i]
         var allowed = 0
         var straightest = 360.0
         for k in 0..<count where mask & (1 << UInt32(k)) != 0 {
             allowed += 1
             guard k != i && k != o else { continue }
-            let angle = TurnAngle.between(entry: TurnAngle.reverse(inBearing), exit: bearing(k))
+            let angle = TurnAngle.between(entry: TurnAngle.reverse(inBearing), exit: bearings[k])
             if straightest == 360 || TurnAngle.fromStraight(angle) < TurnAngle.fromStraight(straightest) { straightest = angle }
         }
-        var x = StepIntersection(location: map.coordinate(ofNode: node), inBearing: inBearing, outBearing: bearing(o),
+        var x = StepIntersection(inBearing: inBearing, outBearing: bearings[o],
                                  roads: count, allowed: allowed, straightestOther: straightest)
         if turn.lanes != 0 {
             x.lanesInTurn = Int(turn.lanes >> 4)

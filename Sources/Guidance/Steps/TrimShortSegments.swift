@@ -13,7 +13,7 @@ enum TrimShortSegments {
             d.instruction = .noTurn
             d.bearingBefore = 0
             d.geometryBegin = steps[0].geometryBegin
-            d.front = .waypoint(d.location, in: nil, out: d.front.outBearing ?? d.bearingAfter)
+            d.front = .waypoint(in: nil, out: d.front.outBearing ?? d.bearingAfter)
             steps.removeFirst()
             steps[0] = d
         }
@@ -25,7 +25,7 @@ enum TrimShortSegments {
             arrive.waypoint = .arrive
             arrive.instruction = .noTurn
             arrive.bearingAfter = 0
-            arrive.front = .waypoint(arrive.location, in: arrive.front.inBearing ?? TurnAngle.reverse(arrive.bearingBefore), out: nil)
+            arrive.front = .waypoint(in: arrive.front.inBearing ?? TurnAngle.reverse(arrive.bearingBefore), out: nil)
             arrive.passed = 0
             arrive.passedOnlyTwoRoads = true
             arrive.adaptSignage(before)
