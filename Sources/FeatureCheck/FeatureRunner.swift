@@ -224,8 +224,14 @@ struct ScenarioState {
                 options.leftHandDriving = m.1 == "true"
             } else if let m = line.firstMatch(of: /^profile\.properties\.traffic_signal_penalty\s*=\s*([\d.]+)$/), let v = Double(m.1) {
                 options.trafficSignalPenaltySeconds = v
-            } else if let m = line.firstMatch(of: /^profile\.turn_bias\s*=\s*([\d.]+)$/), let v = Double(m.1) {
-                options.turnBias = v
+            } else if let m = line.firstMatch(of: /^profile\.turn_bias\s*=\s*([\d.]+)(?:\s*\/\s*([\d.]+))?$/), let v = Double(m.1) {
+                // a number, or a quotient as OSRM's side_bias.feature writes it ("1 / 1.075")
+                if let d = m.2 {
+                    guard let divisor = Double(d), divisor != 0 else { return "profile override `\(line)`" }
+                    options.turnBias = v / divisor
+                } else {
+                    options.turnBias = v
+                }
             } else {
                 return "profile override `\(line)`"
             }

@@ -32,8 +32,10 @@ public final class Router {
     }
 
     /// A route through `waypoints` in order. `headingDegrees` (the car's course) makes the first
-    /// leg start in the direction the car is driving when the road allows.
-    public func route(_ waypoints: [Coordinate], headingDegrees: Double? = nil) throws -> Route {
+    /// leg start in the direction the car is driving when the road allows. `continueStraight`
+    /// (OSRM's continue_straight; the car's default) drives on through each waypoint; false lets
+    /// the next leg start the other way, as a simulated driver turning round there does.
+    public func route(_ waypoints: [Coordinate], headingDegrees: Double? = nil, continueStraight: Bool = true) throws -> Route {
         guard waypoints.count >= 2 else { throw RoutingError.tooFewWaypoints }
         guard map.routingNodeCount > 0 else { throw RoutingError.noRoutingTables }
         var snaps = [Snap]()
@@ -45,6 +47,14 @@ public final class Router {
         }
         var legs = [RouteLeg]()
         for i in 1..<snaps.count {
+            // Through a waypoint the car keeps its direction (OSRM's continue_straight, the car
+            // profile's default): the next leg leaves the way the last one arrived, and turns at
+            // the first place it can; only where that finds no way does it start the other way.
+            if i > 1, continueStraight, let heading = arrivalHeading(legs[legs.count - 1], at: snaps[i - 1]),
+               let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading) {
+                legs.append(leg)
+                continue
+            }
             let heading = i == 1 ? headingDegrees : nil
             if let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading) {
                 legs.append(leg)
@@ -64,6 +74,12 @@ public final class Router {
             legs.append(leg)
         }
         return Route(legs: legs, waypoints: waypoints)
+    }
+
+    /// The direction a leg arrives in at its end point, as a heading along the snapped road.
+    func arrivalHeading(_ leg: RouteLeg, at snap: Snap) -> Double? {
+        guard let last = leg.edges.last, last.edge == snap.edge else { return nil }
+        return last.reversed ? (snap.bearingDegrees + 180).truncatingRemainder(dividingBy: 360) : snap.bearingDegrees
     }
 
     /// Where a search may start or end on a snapped edge: routing node and the cost (ms) from the

@@ -48,7 +48,9 @@ enum DriveCommands {
                 note = String(format: ", turn %d missed (planned %.2f km)", turn, planned.distanceMeters / 1000)
             } catch { throw CommandError("\(error)") }
         } else {
-            do { route = try Router(map: map).route([from] + vias + [to]) } catch { throw CommandError("\(error)") }
+            // (the simulated driver goes through the --via points as given, turning round at one
+            // where the way on leads back, as before the router drove straight on through waypoints)
+            do { route = try Router(map: map).route([from] + vias + [to], continueStraight: false) } catch { throw CommandError("\(error)") }
         }
         let drive = simulator.simulate(route)
         let fixes = drive.fixes

@@ -52,6 +52,31 @@ import Testing
         #expect(east.legs[0].shape[1].longitude > onMill.longitude)  // starts eastwards
     }
 
+    /// Through a waypoint the car keeps going the way it came, and turns at the first place it can
+    /// (OSRM's continue_straight, via.feature): stopping at 1 on the way down bd, it drives on to
+    /// the bollard at d and turns there, never starting the next leg backwards.
+    @Test func aWaypointIsDrivenThrough() throws {
+        var s = ScenarioMap(ascii: """
+            a b c
+              1
+              d
+
+
+            f e
+            """, columnMeters: 50, rowMeters: 100, origin: Coordinate(latitude: 49.4, longitude: 8.6))
+        s.ways = [.init("abc", [("highway", "primary"), ("name", "abc")]), .init("bd", [("highway", "primary"), ("name", "bd")]),
+                  .init("afed", [("highway", "primary"), ("name", "afed")])]
+        s.nodeTags["d"] = [("barrier", "bollard")]
+        let m = try TestMaps.scenario(s)
+        let r = try Router(map: m).route([s["a"]!, s["1"]!, s["c"]!])
+        #expect(r.legs.count == 2)
+        // the second leg goes on south from 1 to d first, then back north to b and on to c
+        let second = r.legs[1].shape
+        #expect(second[1].latitude < s["1"]!.latitude, "the next leg starts backwards: \(second.prefix(3))")
+        #expect(streets(r, m) == ["abc", "bd", "abc"])
+        #expect(r.legs[1].distanceMeters > 2 * s["1"]!.distance(to: s["d"]!))
+    }
+
     @Test func unreachableAndFarAwayGiveClearErrors() throws {
         let m = try TestMaps.demoTown()
         #expect(throws: RoutingError.noRoadNear(Coordinate(latitude: 10, longitude: 10), index: 1)) {
