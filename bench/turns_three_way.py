@@ -107,7 +107,8 @@ def run(a):
         queries = json.loads((vt.SHARED / "data" / "bench" / f"{name}-queries.json").read_text())["queries"]
         tern = vt.run_tern(tern_bin, vt.WORK / f"{name}.tmap", queries)
         server = vt.OsrmServer(name, a.pbf_dir)
-        actor = valhalla.Actor(valhalla.get_config(tile_extract=Path(a.valhalla_dir) / name / "valhalla_tiles.tar", tile_dir=""))
+        tiles = vt.ensure_tiles(a.valhalla_dir, name, a.pbf_dir)
+        actor = valhalla.Actor(valhalla.get_config(tile_extract=tiles / "valhalla_tiles.tar", tile_dir=""))
         try:
             for q in queries:
                 tr = tern.get(q["id"])

@@ -544,6 +544,21 @@ def snapshot_tern(tern, dest_dir, settle_s=3.0, patience_s=600.0):
         time.sleep(2.0)
 
 
+def ensure_tiles(valhalla_dir, name, pbf_dir):
+    """<valhalla_dir>/<name>, with Valhalla tiles built there from <pbf_dir>/<name>.osm.pbf first
+    when it holds none (as bench/valhalla_baseline.py builds them)."""
+    tiles = Path(valhalla_dir) / name
+    if not (tiles / "valhalla_tiles.tar").is_file():
+        pbf = Path(pbf_dir) / f"{name}.osm.pbf"
+        if not pbf.is_file():
+            sys.exit(f"no Valhalla tiles in {tiles} and no {pbf} to build them from")
+        print(f"building Valhalla tiles for {name} in {tiles} (once)", file=sys.stderr)
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from valhalla_baseline import build_tiles
+        build_tiles(pbf.resolve(), tiles.resolve(), 1, False)
+    return tiles
+
+
 def admin_db_of(tiles):
     """Path of the admin database the tiles were built with (from <tiles>/valhalla.json), or None
     when there was none (file missing, or holding no admin areas)."""
@@ -944,12 +959,7 @@ def run_all(a, names, tern_bin, tern_copy, st, t0):
             total.add(tally)
             out["extracts"].setdefault(name, {}).update(summary=tally.summary(max(3, a.examples)), queries=per_query)
             continue
-        tiles = Path(a.valhalla_dir) / name
-        if not (tiles / "valhalla_tiles.tar").is_file():
-            pbf = Path(a.pbf_dir) / f"{name}.osm.pbf"
-            sys.path.insert(0, str(Path(__file__).resolve().parent))
-            from valhalla_baseline import build_tiles
-            build_tiles(pbf.resolve(), tiles.resolve(), 1, False)
+        tiles = ensure_tiles(a.valhalla_dir, name, a.pbf_dir)
         admin = admin_db_of(tiles)
         if not admin:
             print(f"\nNOTE {name}: the Valhalla tiles in {tiles} were built without an admin database "
