@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Guidance", "TestSupport"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Guidance", "Navigation", "TestSupport"]),
         .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "TestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "MapData", "Routing", "Geo", "TestSupport"]),
         .testTarget(name: "PositioningTests", dependencies: ["Positioning", "GPSInput", "Geo", "TestSupport"]),
         .testTarget(name: "MapMatchingTests", dependencies: ["MapMatching", "Positioning", "MapCompiler", "MapData", "Routing", "Simulation", "Geo", "TestSupport"]),
         .testTarget(name: "FeatureCheckTests", dependencies: ["FeatureCheck", "TestSupport"]),

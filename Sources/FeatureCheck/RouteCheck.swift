@@ -13,7 +13,19 @@ struct RouteCheck {
 
     /// The expectation columns Tern compares; others (lanes, intersections, bearings, ...) are
     /// reported as not checked, and the row is judged on the rest.
-    static let supported: Set<String> = ["from", "to", "waypoints", "route", "turns", "time", "distance", "speed", "locations", "#", "modes"]
+    static let supported: Set<String> = ["from", "to", "waypoints", "bearings", "route", "turns", "time", "distance", "speed", "locations",
+                                         "#", "modes"]
+
+    /// A `bearings` cell, one entry per waypoint apart by spaces (or ";"), each "bearing,range" or
+    /// empty: the first waypoint's is the direction to start in, the last one's the direction to
+    /// arrive in (OSRM's bearings parameter; the range is not used: Tern keeps a direction within
+    /// 90° of it, where the road goes both ways).
+    static func bearings(_ cell: String?) -> (start: Double?, end: Double?) {
+        guard let cell, !cell.isEmpty else { return (nil, nil) }
+        let entries = cell.split(omittingEmptySubsequences: false, whereSeparator: { $0 == " " || $0 == ";" })
+        func bearing(_ e: Substring?) -> Double? { e.flatMap { $0.split(separator: ",").first.flatMap { Double($0) } } }
+        return (bearing(entries.first), entries.count > 1 ? bearing(entries.last) : nil)
+    }
 
     /// The columns of a row Tern does not compare.
     static func unchecked(_ row: Row, lanes: Bool = false) -> [String] {
@@ -56,7 +68,8 @@ struct RouteCheck {
         let expectRoute = row["route"] ?? "x"
         let route: Route
         do {
-            route = try Router(map: map).route(points)
+            let b = RouteCheck.bearings(row["bearings"])
+            route = try Router(map: map).route(points, headingDegrees: b.start, arrivalHeadingDegrees: b.end)
         } catch {
             return expectRoute.isEmpty ? nil : "no route (\(error)), expected \(expectRoute)"
         }

@@ -35,12 +35,17 @@ public final class Router {
     /// leg start in the direction the car is driving when the road allows. `continueStraight`
     /// (OSRM's continue_straight; the car's default) drives on through each waypoint; false lets
     /// the next leg start the other way, as a simulated driver turning round there does.
-    public func route(_ waypoints: [Coordinate], headingDegrees: Double? = nil, continueStraight: Bool = true) throws -> Route {
+    ///
+    /// `arrivalHeadingDegrees` makes the last leg arrive driving in that direction where the road
+    /// allows (OSRM's bearing at the last waypoint).
+    public func route(_ waypoints: [Coordinate], headingDegrees: Double? = nil, continueStraight: Bool = true,
+                      arrivalHeadingDegrees: Double? = nil) throws -> Route {
         guard waypoints.count >= 2 else { throw RoutingError.tooFewWaypoints }
         guard map.routingNodeCount > 0 else { throw RoutingError.noRoutingTables }
         var snaps = [Snap]()
         for (i, w) in waypoints.enumerated() {
-            guard let s = snapper.snap(w, headingDegrees: i == 0 ? headingDegrees : nil) else {
+            let heading = i == 0 ? headingDegrees : (i == waypoints.count - 1 ? arrivalHeadingDegrees : nil)
+            guard let s = snapper.snap(w, headingDegrees: heading) else {
                 throw RoutingError.noRoadNear(w, index: i)
             }
             snaps.append(s)
@@ -50,13 +55,14 @@ public final class Router {
             // Through a waypoint the car keeps its direction (OSRM's continue_straight, the car
             // profile's default): the next leg leaves the way the last one arrived, and turns at
             // the first place it can; only where that finds no way does it start the other way.
+            let arriving = i == snaps.count - 1 ? arrivalHeadingDegrees : nil
             if i > 1, continueStraight, let heading = arrivalHeading(legs[legs.count - 1], at: snaps[i - 1]),
-               let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading) {
+               let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading, arrivalHeadingDegrees: arriving) {
                 legs.append(leg)
                 continue
             }
             let heading = i == 1 ? headingDegrees : nil
-            if let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading) {
+            if let leg = leg(from: snaps[i - 1], to: snaps[i], headingDegrees: heading, arrivalHeadingDegrees: arriving) {
                 legs.append(leg)
                 continue
             }
@@ -94,8 +100,9 @@ public final class Router {
     func terminals(_ s: Snap, asTarget: Bool, headingDegrees: Double?) -> [Terminal] {
         let e = map.edge(s.edge)
         var allowForward = e.flags.contains(.forward), allowBackward = e.flags.contains(.backward)
-        if !asTarget, let h = headingDegrees, allowForward && allowBackward {
-            // A moving car keeps its direction: never start behind it when the road allows ahead.
+        if let h = headingDegrees, allowForward && allowBackward {
+            // A moving car keeps its direction: never start behind it when the road allows ahead;
+            // as a target, the direction to arrive in.
             let diff = abs(Angle.difference(from: s.bearingDegrees, to: h))
             if diff <= 90 { allowBackward = false } else { allowForward = false }
         }
@@ -116,9 +123,9 @@ public final class Router {
     }
 
     /// The fastest leg between two snapped points.
-    public func leg(from a: Snap, to b: Snap, headingDegrees: Double? = nil) -> RouteLeg? {
+    public func leg(from a: Snap, to b: Snap, headingDegrees: Double? = nil, arrivalHeadingDegrees: Double? = nil) -> RouteLeg? {
         var sources = terminals(a, asTarget: false, headingDegrees: headingDegrees)
-        var targets = terminals(b, asTarget: true, headingDegrees: nil)
+        var targets = terminals(b, asTarget: true, headingDegrees: arrivalHeadingDegrees)
         if !traffic.isEmpty {
             sources = underTraffic(sources)
             targets = underTraffic(targets)

@@ -77,6 +77,22 @@ import Testing
         #expect(r.legs[1].distanceMeters > 2 * s["1"]!.distance(to: s["d"]!))
     }
 
+    /// A bearing at the destination (OSRM's bearings, turning_loop.feature): to arrive at c
+    /// driving west, the car starting east at b goes on to the turning circle at d and comes back.
+    @Test func arrivalHeadingIsKept() throws {
+        var s = ScenarioMap(ascii: "a b c d e", columnMeters: 50, rowMeters: 100, origin: Coordinate(latitude: 49.4, longitude: 8.6))
+        s.ways = [.init("abcde", [("highway", "primary"), ("name", "Main")])]
+        s.nodeTags["d"] = [("highway", "turning_circle")]
+        let m = try TestMaps.scenario(s)
+        let router = Router(map: m)
+        let plain = try router.route([s["b"]!, s["c"]!], headingDegrees: 90)
+        let west = try router.route([s["b"]!, s["c"]!], headingDegrees: 90, arrivalHeadingDegrees: 270)
+        let shape = west.legs[0].shape
+        #expect(abs(plain.distanceMeters - s["b"]!.distance(to: s["c"]!)) < 2)
+        #expect(west.distanceMeters > plain.distanceMeters + 2 * s["c"]!.distance(to: s["d"]!) - 2, "\(west.distanceMeters)")
+        #expect(shape[shape.count - 1].longitude < shape[shape.count - 2].longitude, "arrives going east")
+    }
+
     @Test func unreachableAndFarAwayGiveClearErrors() throws {
         let m = try TestMaps.demoTown()
         #expect(throws: RoutingError.noRoadNear(Coordinate(latitude: 10, longitude: 10), index: 1)) {
