@@ -503,17 +503,15 @@ public struct Navigator: Sendable {
             }
         }
 
-        // arrival at the end of this leg: by distance, or by the time left at the car's speed
-        // (Mapbox's arrivalInMeters / arrivalInSeconds), never farther out than 60 m
-        let legLeft = leg.distanceMeters - g.alongMeters
+        // arrival at the end of this leg (ArrivalRule)
         let end = leg.shape[leg.shape.count - 1]
-        let secondsLeft = legLeft / max(p.speedMetersPerSecond ?? 0, 0.1)
-        let deadReckoned = p.estimated ? p.time - (lastRealFixTime ?? p.time) : 0
-        // (with a turn still ahead, only the distance: "you have arrived" is not said before the
-        // turn into the destination's street)
-        let nearEnd = legLeft < 60 && (p.coordinate.distance(to: end) <= config.arrivalDistanceMeters || secondsLeft <= config.arrivalSeconds)
-        if legLeft <= config.arrivalDistanceMeters || (nearEnd && !turnAhead(maneuvers, beyondMeters: g.alongMeters + 1)),
-           deadReckoned <= config.arrivalMaxEstimatedSeconds {
+        let waypoints = g.route.route.waypoints
+        let situation = ArrivalRule.Situation(
+            legLeftMeters: leg.distanceMeters - g.alongMeters, position: p.coordinate, speedMetersPerSecond: p.speedMetersPerSecond,
+            routeEnd: end, requested: g.legIndex + 1 < waypoints.count ? waypoints[g.legIndex + 1] : end,
+            turnAhead: turnAhead(maneuvers, beyondMeters: g.alongMeters + 1),
+            deadReckonedSeconds: p.estimated ? p.time - (lastRealFixTime ?? p.time) : 0)
+        if ArrivalRule(config: config).arrived(situation) {
             let isLast = g.legIndex == g.route.route.legs.count - 1
             let index = waypointBase + g.legIndex + 1
             let arriveManeuver = maneuvers.last
@@ -542,6 +540,7 @@ public struct Navigator: Sendable {
         }
 
         // progress
+        let legLeft = situation.legLeftMeters
         let legSecondsDone = RouteTracker.seconds(at: g.alongMeters, on: leg, segment: g.segment)
         var laterMeters = 0.0, laterSeconds = 0.0
         for l in g.route.route.legs[(g.legIndex + 1)...] { laterMeters += l.distanceMeters; laterSeconds += l.durationSeconds }

@@ -157,6 +157,10 @@ public struct NavigatorConfig: Sendable {
     /// fix: a longer dead reckoning may have run past a car that slowed or turned off in the
     /// tunnel, and the arrival then waits for a real fix.
     public var arrivalMaxEstimatedSeconds = 10.0
+    /// ... or when the car stops or slows (below `arrivalSlowMetersPerSecond`, 10 km/h) this near
+    /// the point the driver asked for, in a straight line, wherever the route ends.
+    public var arrivalPointMeters = 30.0
+    public var arrivalSlowMetersPerSecond = 2.8
     /// At an intermediate waypoint: go on to the next leg at once, or stay until `.continueRoute`.
     public var continueAtWaypoints = true
     /// The reroute loop guard: after this many reroutes within `rerouteLoopSeconds`, the next
