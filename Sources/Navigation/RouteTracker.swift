@@ -16,6 +16,11 @@ struct LegPosition: Sendable, Equatable {
 /// Projects positions onto a leg, searching forward from the last position first so that a
 /// route passing the same place twice is followed in order.
 enum RouteTracker {
+    /// A pass of the route this near the car is a candidate whatever its distance along.
+    static let onRouteMeters = 30.0
+    /// ... and so is one this much farther than the nearest pass.
+    static let passMarginMeters = 20.0
+
     /// `from` is the last position's distance along the leg and `reach` how far the car can have
     /// driven since: where the route passes near itself (a junction, a road driven out and back),
     /// a place much farther along than that is not taken for the car's.
@@ -27,7 +32,7 @@ enum RouteTracker {
         }
         let ruler = CheapRuler(latitude: c.latitude)
         func scan(_ range: Range<Int>) -> LegPosition? {
-            var best: (score: Double, pos: LegPosition)?
+            var candidates = [(score: Double, pos: LegPosition)]()
             for i in range where i + 1 < shape.count {
                 let p = ruler.project(c, onto: shape[i], shape[i + 1])
                 let bearing = ruler.bearing(shape[i], shape[i + 1])
@@ -48,12 +53,18 @@ enum RouteTracker {
                 if p.fraction > 0.999, i + 2 < shape.count, shape[i + 1] != shape[i + 2] { ahead = ruler.bearing(shape[i + 1], shape[i + 2]) }
                 let pos = LegPosition(segment: i, alongMeters: leg.cumulativeMeters[i] + segLen * p.fraction,
                                       distanceMeters: p.distanceMeters, bearingDegrees: ahead)
-                if best == nil || score < best!.score { best = (score, pos) }
+                candidates.append((score, pos))
             }
-            return best?.pos
+            // The course and reach preferences choose between passes near the car, never a pass
+            // far from it over one it is on: where a route uses a street twice and the car is
+            // on the later pass sooner than the reach allows (fixes dropped, a slow estimate),
+            // the earlier pass 65 m away was taken and a false "off route" followed (issue #24).
+            guard let nearest = candidates.map(\.pos.distanceMeters).min() else { return nil }
+            let near = max(nearest + RouteTracker.passMarginMeters, RouteTracker.onRouteMeters)
+            return candidates.filter { $0.pos.distanceMeters <= near }.min { $0.score < $1.score }?.pos
         }
         let lo = max(0, hint - 3), hi = min(shape.count - 1, hint + 80)
-        if let near = scan(lo..<hi), near.distanceMeters < 30 { return near }
+        if let near = scan(lo..<hi), near.distanceMeters < onRouteMeters { return near }
         let all = scan(0..<(shape.count - 1))!
         return all
     }

@@ -19,19 +19,24 @@ import Testing
     ///                 D
     ///     c . . . . y . . . . d
     static func dividedRoad() throws -> (ScenarioMap, RoadMap, destination: Coordinate) {
-        var s = ScenarioMap(ascii: """
-            w a . . . . x . . . . b
-            c . . . . . y . . . . d
-            """, columnMeters: 20, rowMeters: 16, origin: Coordinate(latitude: 48.2, longitude: 11.3))
-        s.ways = [.init("waxb", [("highway", "secondary"), ("name", "Ring North"), ("oneway", "yes")]),
-                  .init("bd", [("highway", "secondary"), ("name", "Ring East")]),
-                  .init("dyc", [("highway", "secondary"), ("name", "Ring South"), ("oneway", "yes")]),
-                  .init("cw", [("highway", "secondary"), ("name", "Ring West")])]
-        let m = try TestMaps.scenario(s)
+        let (s, m) = try ring(carriagewaysApart: 16)
         // 60% of the way from x down to y: nearer the far carriageway
         let x = s["x"]!, y = s["y"]!
         let d = Coordinate(latitude: x.latitude + 0.6 * (y.latitude - x.latitude), longitude: x.longitude)
         return (s, m, d)
+    }
+
+    /// Two one-way carriageways this far apart, joined at both ends (also RouteTwiceTests).
+    static func ring(carriagewaysApart meters: Double) throws -> (ScenarioMap, RoadMap) {
+        var s = ScenarioMap(ascii: """
+            w a . . . . x . . . . b
+            c . . . . . y . . . . d
+            """, columnMeters: 20, rowMeters: meters, origin: Coordinate(latitude: 48.2, longitude: 11.3))
+        s.ways = [.init("waxb", [("highway", "secondary"), ("name", "Ring North"), ("oneway", "yes")]),
+                  .init("bd", [("highway", "secondary"), ("name", "Ring East")]),
+                  .init("dyc", [("highway", "secondary"), ("name", "Ring South"), ("oneway", "yes")]),
+                  .init("cw", [("highway", "secondary"), ("name", "Ring West")])]
+        return (s, try TestMaps.scenario(s))
     }
 
     @Test func stoppingBesideTheDestinationArrives() throws {
