@@ -599,7 +599,8 @@ public struct Navigator: Sendable {
     /// - `tern`: farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a
     ///   wrong turn starts, on 3 fixes (2 near a maneuver); or beyond max(12 m, accuracy) with the
     ///   course more than 60° off the route's, on 2 fixes; or on a road the route does not take
-    ///   (the matcher's) beyond max(10 m, accuracy), on 3 fixes; or drifting away from the route
+    ///   (the matcher's) beyond max(10 m, accuracy), on 3 fixes, where distance (over 12 m, or
+    ///   rising) or course (20° off) confirms it; or drifting away from the route
     ///   beyond max(12 m, accuracy), farther on each of 4 fixes in a row and 8 m in all.
     /// - `mapbox`: beyond max(50 m, accuracy), halved within 40 m of a maneuver, on one fix; or the
     ///   course more than 60° off the route's on 4 fixes in a row.
@@ -638,17 +639,23 @@ public struct Navigator: Sendable {
             // the matcher has the car on a road the route does not take, clear of the route's
             // line: a fork whose branches part slowly, a parallel road (the route prior keeps the
             // matcher on the route while the car may be on it)
-            if let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
+            // Only where distance or course confirm it (issue #24): a receiver's bias of 8 m is
+            // slow and steady, and a matcher that took the road beside for the car gave false
+            // off-routes on the planned road; a road parting from the route moves the car away
+            // from the line, fix after fix, or along another course.
+            let r = g.recentDistances
+            let rising = (r.count >= 3 && r[r.count - 1] - r[r.count - 3] >= 2) || (r.count == 5 && r[4] - r[0] >= 4)
+            let confirmed = d > 12 || (moving && courseOff > 20) || rising
+            if confirmed, let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
                 return (.road, 3)
             }
             // ... or, without the route's prior, on another road 7 m clear of the route's line
-            if moving, let e = lastUnbiasedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(7, acc) {
+            if confirmed, moving, let e = lastUnbiasedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(7, acc) {
                 return (.road, 3)
             }
             // drifting away from the route fix after fix (a road parting slowly from the route's,
             // which the matcher's route prior still holds on the route): 4 rises in a row, 8 m
             // in all, beyond max(12 m, accuracy)
-            let r = g.recentDistances
             if moving, r.count == 5, d > max(12, acc), zip(r, r.dropFirst()).allSatisfy({ $1 > $0 }), r[4] - r[0] >= 8 {
                 return (.drift, 1)
             }
