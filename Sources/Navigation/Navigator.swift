@@ -76,6 +76,8 @@ public struct Navigator: Sendable {
     private var lastReroute: (time: Double, at: Coordinate)?
     /// Times of recent reroutes, for the loop guard.
     private var rerouteTimes: [Double] = []
+    /// Back-off after route requests that fail one after another.
+    private var retry = RouteRetry()
     /// The lighting last suggested, and the fix time it was last worked out at.
     private var lighting: String?
     private var lastLightingCheck: Double?
@@ -118,15 +120,18 @@ public struct Navigator: Sendable {
             waypointBase = 0
             guidance = nil
             phase = .freeDrive
+            retry = RouteRetry()
             if let p = lastPosition { request(.start, from: p, time: time, &out) }
         case .cancel:
             waypoints = []
             guidance = nil
             pending = nil
             phase = .freeDrive
+            retry = RouteRetry()
         case let .routeComputed(id, route, time):
             guard let req = pending, req.id == id else { break }  // stale: a newer request is under way
             pending = nil
+            retry.succeeded()
             let previous = guidance?.route.route
             var resembles: Bool?
             if let old = previous, let mapBased = routeResemblance(old, route.route) { resembles = mapBased }
@@ -226,6 +231,7 @@ public struct Navigator: Sendable {
         case let .routeFailed(id, error, time):
             guard let req = pending, req.id == id else { break }
             pending = nil
+            retry.failed(time: time, at: lastPosition?.coordinate ?? req.origin)
             if req.reason == .reroute {
                 out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: error))))
                 phase = guidance == nil ? .freeDrive : .offRoute
@@ -416,7 +422,9 @@ public struct Navigator: Sendable {
         case .idle, .arrived, .waypoint:
             return
         case .freeDrive:
-            if !waypoints.isEmpty && pending == nil { request(.start, from: p, time: p.time, &out) }
+            if !waypoints.isEmpty && pending == nil && retry.mayRequest(time: p.time, at: p.coordinate) {
+                request(.start, from: p, time: p.time, &out)
+            }
         case .rerouting:
             return  // the request is under way; the position is applied when the route arrives
         case .tracking, .offRoute, .uncertain:
@@ -483,7 +491,7 @@ public struct Navigator: Sendable {
             request(.start, from: p, time: p.time, &out)
             return
         }
-        if g.offRouteCount >= needed, pending == nil {
+        if g.offRouteCount >= needed, pending == nil, retry.mayRequest(time: p.time, at: p.coordinate) {
             let movedEnough = lastReroute.map { $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters } ?? true
             if movedEnough {
                 // said once per leaving (a refused reroute leaves the phase at offRoute)
