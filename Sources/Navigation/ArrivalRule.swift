@@ -12,6 +12,8 @@ import Geo
 /// - and never on a position dead-reckoned longer than `arrivalMaxEstimatedSeconds`.
 struct ArrivalRule {
     let config: NavigatorConfig
+    /// The along-route rule by time or by the end point holds only this near the end.
+    static let nearEndMeters = 60.0
 
     /// Where the car is, as the rule reads it.
     struct Situation {
@@ -22,7 +24,8 @@ struct ArrivalRule {
         /// The leg's end on the road, and the point the driver asked for.
         var routeEnd: Coordinate
         var requested: Coordinate
-        /// A turn the prompt plan announces still lies between the car and the end.
+        /// A turn the prompt plan announces still lies between the car and the end (asked only
+        /// within `nearEndMeters` of it).
         var turnAhead: Bool
         /// How long the position has been dead-reckoned (0 on a real fix).
         var deadReckonedSeconds: Double
@@ -34,7 +37,7 @@ struct ArrivalRule {
         let secondsLeft = s.legLeftMeters / max(s.speedMetersPerSecond ?? 0, 0.1)
         // (with a turn still ahead, only the distance: "you have arrived" is not said before the
         // turn into the destination's street)
-        if s.legLeftMeters < 60, !s.turnAhead,
+        if s.legLeftMeters < ArrivalRule.nearEndMeters, !s.turnAhead,
            s.position.distance(to: s.routeEnd) <= config.arrivalDistanceMeters || secondsLeft <= config.arrivalSeconds {
             return true
         }

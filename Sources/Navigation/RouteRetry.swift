@@ -19,8 +19,9 @@ struct RouteRetry {
     mutating func failed(time: Double, at place: Coordinate) {
         failures += 1
         guard failures >= RouteRetry.freeFailures else { return }
-        let doublings = Double(failures - RouteRetry.freeFailures)
-        let delay = min(RouteRetry.maxDelaySeconds, RouteRetry.firstDelaySeconds * pow2(doublings))
+        // (10, 20, 40, 80 s, then the cap: four doublings reach it)
+        let doublings = min(failures - RouteRetry.freeFailures, 4)
+        let delay = min(RouteRetry.maxDelaySeconds, RouteRetry.firstDelaySeconds * Double(1 << doublings))
         notBefore = (time + delay, place)
     }
 
@@ -31,6 +32,4 @@ struct RouteRetry {
         guard let n = notBefore else { return true }
         return time >= n.time || place.distance(to: n.place) >= RouteRetry.retryAfterMeters
     }
-
-    private func pow2(_ x: Double) -> Double { x >= 30 ? Double(1 << 30) : Double(1 << Int(x)) }
 }

@@ -33,6 +33,7 @@ enum RouteTracker {
         let ruler = CheapRuler(latitude: c.latitude)
         func scan(_ range: Range<Int>) -> LegPosition? {
             var candidates = [(score: Double, pos: LegPosition)]()
+            candidates.reserveCapacity(range.count)
             for i in range where i + 1 < shape.count {
                 let p = ruler.project(c, onto: shape[i], shape[i + 1])
                 let bearing = ruler.bearing(shape[i], shape[i + 1])

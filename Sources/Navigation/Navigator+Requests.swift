@@ -1,0 +1,67 @@
+import Geo
+import Guidance
+import MapData
+import Positioning
+import Routing
+
+/// Route requests: starting a reroute, what it keeps of the old route, and the request itself.
+extension Navigator {
+    /// A reroute from `p`: the waypoints passed dropped, the loop guard counting automatic ones
+    /// (reroute after reroute in a short time means the routes keep failing the driver: the next
+    /// one is a full recalculation).
+    mutating func startReroute(_ g: Guidance, from p: FilteredPosition, time: Double, automatic: Bool,
+                                       _ out: inout [NavigatorEffect]) {
+        out.append(.emit(NavigationEvent(time: time, .rerouteStarted(from: p.coordinate))))
+        lastReroute = (time, p.coordinate)
+        var full = false
+        if automatic {
+            rerouteTimes = rerouteTimes.filter { time - $0 < config.rerouteLoopSeconds } + [time]
+            full = rerouteTimes.count > config.rerouteLoopCount
+            if full { rerouteTimes.removeAll() }
+        }
+        dropPassedWaypoints(g)
+        request(.reroute, from: p, time: time, full: full, previous: full ? [] : edgesAhead(g), &out)
+    }
+
+    /// The legs already driven are behind: the waypoints still ahead start at the current leg.
+    mutating func dropPassedWaypoints(_ g: Guidance) {
+        waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
+        waypointBase += g.legIndex
+    }
+
+    /// The old route's edges from the car's place on, over the legs still ahead.
+    func edgesAhead(_ g: Guidance) -> [DirectedEdge] {
+        let legs = g.route.route.legs
+        guard g.legIndex < legs.count else { return [] }
+        let leg = legs[g.legIndex]
+        let from = min(max(0, leg.edgeIndex(atShapeIndex: g.segment)), max(0, leg.edges.count - 1))
+        return Array(leg.edges[from...]) + legs[(g.legIndex + 1)...].flatMap(\.edges)
+    }
+
+    /// Similarity needs the edges; routes carry them, so compare directed-edge sets by length share.
+    func routeResemblance(_ a: Route, _ b: Route) -> Bool? {
+        var old = Set<UInt32>()
+        for leg in a.legs { for d in leg.edges { old.insert(d.raw) } }
+        var shared = 0, total = 0
+        for leg in b.legs { for d in leg.edges { total += 1; if old.contains(d.raw) { shared += 1 } } }
+        return total > 0 ? Double(shared) / Double(total) >= 0.6 : nil
+    }
+
+    mutating func request(_ reason: RouteReason, from p: FilteredPosition, time: Double, full: Bool = false,
+                                  previous: [DirectedEdge] = [], _ out: inout [NavigatorEffect]) {
+        guard !waypoints.isEmpty else { return }
+        // a reroute starts where the car will be when the route is ready, in its direction
+        var origin = p.coordinate
+        if reason == .reroute, let v = p.speedMetersPerSecond, v > 1, let course = p.courseDegrees {
+            origin = p.coordinate.moved(meters: v * config.rerouteLeadSeconds, bearingDegrees: course)
+        }
+        var req = RouteRequest(id: nextRequestID, reason: reason, origin: origin, headingDegrees: full ? nil : p.courseDegrees,
+                               waypoints: waypoints, time: time)
+        req.full = full
+        req.previousEdges = previous
+        nextRequestID += 1
+        pending = req
+        if reason == .reroute { phase = .rerouting }
+        out.append(.requestRoute(req))
+    }
+}
