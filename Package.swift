@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .executable(name: "tern", targets: ["tern"]),
         // the engine for a Swift program: NavigationSession, NavigationListener, RouteService
-        .library(name: "TernNavigation", targets: ["Navigation"]),
+        .library(name: "TernNavigation", targets: ["Navigation", "Drive"]),
     ],
     targets: [
         // MARK: C and C++ (the only foreign code; see each module's shim.h for why it exists)
@@ -35,11 +35,13 @@ let package = Package(
         .target(name: "Positioning", dependencies: ["Geo"]),
         .target(name: "MapMatching", dependencies: ["Geo", "MapData", "Positioning"]),
         .target(name: "Navigation", dependencies: ["Geo", "JSONLines", "MapData", "Routing", "Guidance", "Positioning", "MapMatching"]),
+        // the one drive engine (gate, filter, matchers, dead reckoning, navigator) the app, bench and tests run
+        .target(name: "Drive", dependencies: ["Geo", "MapData", "Guidance", "Positioning", "MapMatching", "Navigation"]),
 
         // MARK: I/O leaves (dedicated threads for blocking C calls)
         .target(name: "GPSInput", dependencies: ["CGPS", "Geo"]),
         .target(name: "Speech", dependencies: ["CALSA", "CEspeakNG"]),
-        .target(name: "Console", dependencies: ["Geo", "Navigation"]),
+        .target(name: "Console", dependencies: ["Geo", "Guidance", "Navigation", "Drive"]),
         .target(name: "DriveLog", dependencies: ["JSONLines", "Navigation"]),
         .target(name: "FeatureCheck", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "Guidance"]),
         .target(name: "Simulation", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "GPSInput"]),
@@ -49,7 +51,7 @@ let package = Package(
             name: "TernApp",
             dependencies: [
                 "Geo", "JSONLines", "MapData", "MapCompiler", "Routing", "Guidance", "Positioning", "MapMatching",
-                "Navigation", "GPSInput", "Speech", "Console", "DriveLog", "Simulation", "FeatureCheck",
+                "Navigation", "Drive", "GPSInput", "Speech", "Console", "DriveLog", "Simulation", "FeatureCheck",
             ]
         ),
         .executableTarget(name: "tern", dependencies: ["TernApp"]),
@@ -62,7 +64,7 @@ let package = Package(
         .testTarget(name: "MapCompilerTests", dependencies: ["MapCompiler", "MapData", "TestSupport"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapCompiler", "MapData", "Simulation", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Routing", "MapCompiler", "Simulation", "TestSupport"]),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Routing", "MapCompiler", "Simulation", "GPSInput", "Speech", "TestSupport"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Drive", "Positioning", "MapMatching", "MapData", "Geo", "Guidance", "Routing", "MapCompiler", "Simulation", "GPSInput", "Speech", "TestSupport"]),
         .testTarget(name: "GPSInputTests", dependencies: ["GPSInput", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Guidance", "TestSupport"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Guidance", "Navigation", "TestSupport"]),

@@ -1,9 +1,10 @@
+import Drive
 import Foundation
 import Geo
 import Guidance
 import Navigation
 
-/// The one-line summary written to the serial console once per fix:
+/// The one-line summary written to the serial console once a second (the engine's status effect):
 /// `[GUIDING] Turn left onto Hauptstraße in 250 m | 3.2 km 6 min ETA 12:34 | 48 km/h | 3D`.
 public struct StatusLine: Sendable, Equatable {
     public var text: String
@@ -59,6 +60,18 @@ public struct StatusLine: Sendable, Equatable {
             let arrows = lane.indications.map { short[$0] ?? "-" }.joined(separator: "+")
             return lane.valid ? "[\(arrows)]" : arrows
         }.joined(separator: " ")
+    }
+
+    /// The engine's status as a line; without a receiver (gpsd gone) and with no route to
+    /// estimate along, the line says why.
+    public init(_ s: DriveStatus, timeZoneOffsetSeconds: Int = 0) {
+        let guiding: Set<Navigator.Phase> = [.tracking, .offRoute, .rerouting, .uncertain, .waypoint, .arrived]
+        if let why = s.receiverProblem, !guiding.contains(s.phase) {
+            self = .waiting(why)
+            return
+        }
+        self.init(phase: s.phase, progress: s.progress, speedMetersPerSecond: s.speedMetersPerSecond, fixMode: s.fixMode, time: s.time,
+                  road: s.road, units: s.units, timeZoneOffsetSeconds: timeZoneOffsetSeconds)
     }
 
     /// A line saying GPS is missing.

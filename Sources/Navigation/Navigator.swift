@@ -19,7 +19,7 @@ public struct Navigator: Sendable {
 
     // (The state and the steps below are internal, not private: the prompt plan, the off-route
     // judgement, route requests, traffic and daylight are extensions of this type in
-    // Navigator+*.swift. Nothing outside the type writes them; NavigationSession drives it by
+    // Navigator+*.swift. Nothing outside the type writes them; the DriveEngine drives it by
     // `handle` alone. Issue #24 splits this further into value types.)
     struct Guidance: Sendable {
         var route: NavigationRoute
@@ -51,10 +51,16 @@ public struct Navigator: Sendable {
         var progress: RouteProgress?
         /// The roads (undirected edge ids) of each leg, to tell a matched road off the route.
         let legRoads: [Set<UInt32>]
+        /// All the route's directed edges in order, and as a set of raw values (the matcher's
+        /// prior, dead reckoning along the route): built once per route, not per fix.
+        let edges: [DirectedEdge]
+        let edgeKeys: Set<UInt32>
 
         init(route: NavigationRoute) {
             self.route = route
             legRoads = route.route.legs.map { Set($0.edges.map(\.edge)) }
+            edges = route.route.legs.flatMap(\.edges)
+            edgeKeys = Set(edges.map(\.raw))
         }
 
         /// On to the next leg, from its start.
@@ -108,6 +114,12 @@ public struct Navigator: Sendable {
     /// The current progress, when guiding.
     public var progress: RouteProgress? { guidance?.progress }
     public var route: NavigationRoute? { guidance?.route }
+    /// The edges still to be driven on, for the matcher's prior and dead reckoning: the route's,
+    /// in order and as raw values; nil without a route or once arrived.
+    public var activeRouteEdges: (edges: [DirectedEdge], keys: Set<UInt32>)? {
+        guard let g = guidance, phase != .arrived else { return nil }
+        return (g.edges, g.edgeKeys)
+    }
     public var lastFix: FilteredPosition? { lastPosition }
 
     public mutating func handle(_ input: NavigatorInput) -> [NavigatorEffect] {

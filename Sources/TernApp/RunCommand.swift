@@ -1,4 +1,5 @@
 import Console
+import Drive
 import DriveLog
 import Foundation
 import Geo
@@ -99,6 +100,8 @@ enum RunCommand {
 
     enum Input: Sendable {
         case gps(GPSInputEvent)
+        /// A route computed on the worker.
+        case route(NavigatorInput)
         case consoleLine(String)
         case control(String, ControlServer.Connection)
         case tick
@@ -145,7 +148,8 @@ enum RunCommand {
         navConfig.timeUpdateThresholdSeconds = config.progressSeconds
         // a language chosen brings its customary units; the built-in default is en-GB in metres
         navConfig.units = config.units ?? (config.localeChosen ? GuidanceLocale.named(config.locale)?.defaultUnits : nil) ?? .metric
-        let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder)
+        let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder,
+                                     routes: .worker(post: { continuation.yield(.route($0)) }))
         if !config.traffic.isEmpty { pipeline.traffic = config.traffic }
         if let d = config.destination { pipeline.go(to: [d], time: 0) }
         var control: ControlServer?
@@ -166,13 +170,18 @@ enum RunCommand {
             }
         }
         SystemdNotifier.notify("READY=1\nSTATUS=waiting for GPS")
-        var lastFixWall = Date()
-        var reportedLost = false
+        var clock = DriveClock()
         loop: for await input in stream {
             switch input {
             case .gps(let e):
-                if case .fix = e { lastFixWall = Date(); reportedLost = false }
+                switch e {
+                case .fix(let f): clock.observe(driveTime: f.time, monotonic: ProcessInfo.processInfo.systemUptime)
+                case .noFix(let t): clock.observe(driveTime: t, monotonic: ProcessInfo.processInfo.systemUptime)
+                default: break
+                }
                 pipeline.handle(e)
+            case .route(let answer):
+                pipeline.answer(answer)
             case .consoleLine(let line):
                 let reply = handleCommand(line, pipeline: pipeline)
                 serial?.send(reply)
@@ -185,10 +194,8 @@ enum RunCommand {
                 }
             case .tick:
                 SystemdNotifier.notify("WATCHDOG=1")
-                if !reportedLost && Date().timeIntervalSince(lastFixWall) > 5 {
-                    reportedLost = true
-                    pipeline.handle(.disconnected("no fix for 5 s"))
-                }
+                // the status line and dead reckoning go on when nothing comes from gpsd
+                pipeline.tick(clock.driveTime(monotonic: ProcessInfo.processInfo.systemUptime, wall: Date().timeIntervalSince1970))
             case .stop:
                 break loop
             }
@@ -198,6 +205,7 @@ enum RunCommand {
         ticker.cancel()
         signals.cancel()
         client.stop()
+        pipeline.drainRoutes()
         speech?.shutdown(timeout: 3)
         status.close()
         recorder?.close()
@@ -209,7 +217,7 @@ enum RunCommand {
         do {
             switch try ConsoleCommand.parse(line) {
             case let .go(dest, vias):
-                pipeline.go(to: vias + [dest], time: pipeline.lastFix?.time ?? 0)
+                pipeline.go(to: vias + [dest], time: pipeline.now)
                 return "ok: going to \(dest)" + (vias.isEmpty ? "" : " via \(vias.count) point(s)")
             case .via(let c):
                 return "error: `via` needs an active route with a destination; use go DEST via \(c)"

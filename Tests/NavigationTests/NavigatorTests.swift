@@ -1,3 +1,4 @@
+import Drive
 import Foundation
 import Geo
 import Guidance
@@ -10,61 +11,53 @@ import Simulation
 import TestSupport
 import Testing
 
-/// Drives the navigator with fixes, computing the routes it asks for: the state machine with
-/// the real router and maneuvers, and no I/O.
+/// Drives the one `DriveEngine` (gate, Kalman filter, matchers, dead reckoning, navigator) with
+/// receiver epochs, as the car does, computing the routes it asks for with the real router and
+/// maneuvers (most similar reroute, traffic alternatives), and keeps its effects for the checks.
 struct Harness {
     let map: RoadMap
-    /// The real router and maneuvers, answering as the appliance does (most similar reroute,
-    /// traffic alternatives).
     let service: RouteService
     var router: Router { service.router }
-    var navigator = Navigator()
-    var positioning = PositionFilter()
+    private(set) var engine: DriveEngine
+    var navigator: Navigator { engine.navigator }
     var events: [NavigationEvent] = []
     /// What was given to the speech engine, in order.
     var spoken: [Prompt] = []
     /// Where speech was cut off: the number of events emitted by then.
     var silenced: [Int] = []
     var requests: [RouteRequest] = []
+    /// The status lines' contents, in order.
+    var statuses: [DriveStatus] = []
     /// When false, route requests are collected but not answered.
     var answerRoutes = true
 
     init(map: RoadMap, config: NavigatorConfig = NavigatorConfig()) {
         self.map = map
         service = RouteService(map: map)
-        navigator = Navigator(config: config)
+        engine = DriveEngine(map: map, config: config)
     }
 
-    mutating func apply(_ input: NavigatorInput) {
-        var queue = navigator.handle(input)
-        while !queue.isEmpty {
-            switch queue.removeFirst() {
-            case .emit(let e): events.append(e)
+    /// A command or a route answer, to the navigator through the engine.
+    mutating func apply(_ input: NavigatorInput) { feed(.navigator(input)) }
+
+    mutating func feed(_ input: DriveInput) {
+        for effect in answerRoutes ? engine.handle(input, routes: service) : engine.handle(input) {
+            switch effect {
+            case .event(let e): events.append(e)
             case .speak(let p): spoken.append(p)
             case .silence: silenced.append(events.count)
-            case .requestRoute(let r):
-                requests.append(r)
-                if answerRoutes { queue += navigator.handle(answer(r)) }
+            case .requestRoute(let r): requests.append(r)
+            case .status(let s): statuses.append(s)
             }
         }
     }
 
     func answer(_ r: RouteRequest) -> NavigatorInput { service.answer(r) }
 
-    /// The pipeline's stages: gate and Kalman filter, HMM matching with the route as prior,
-    /// dead reckoning along the route through outages.
+    /// Receiver epochs through the engine, stopping at the arrival unless told otherwise.
     mutating func drive(_ fixes: [GPSFix], stopAtArrival: Bool = true) {
-        var matchers = Matchers(map: map)
         for f in fixes {
-            let route = navigator.route.map { r in r.route.legs.flatMap(\.edges) } ?? []
-            if f.mode < .twoD {
-                if let p = positioning.predict(to: f.time, road: RoadFollower(map: map, route: route)) { apply(.position(p, nil)) }
-                continue
-            }
-            switch positioning.accept(f) {
-            case .success(let p): apply(matchers.input(p, route: route))
-            case .failure(let why): apply(.discarded(time: f.time, reason: why.reason))
-            }
+            feed(.fix(f))
             if stopAtArrival && navigator.phase == .arrived { break }
         }
     }
@@ -74,26 +67,6 @@ struct Harness {
     var timedPrompts: [(time: Double, prompt: Prompt)] { Array(zip(prompts.map(\.time), spoken)) }
     var prompts: [(kind: String, text: String, time: Double)] {
         events.compactMap { if case let .prompt(text, _, kind, _) = $0.kind { return (kind, text, $0.time) }; return nil }
-    }
-}
-
-/// The pipeline's two matchers (DrivePipeline): one with the route as prior, and one without it
-/// that runs only while guiding.
-struct Matchers {
-    var withRoute: HMMMatcher
-    var unbiased: HMMMatcher
-    init(map: RoadMap) {
-        withRoute = HMMMatcher(map: map)
-        unbiased = HMMMatcher(map: map)
-    }
-
-    mutating func input(_ p: FilteredPosition, route: [DirectedEdge]) -> NavigatorInput {
-        let matched = withRoute.push(p, route: Set(route.map(\.raw)))
-        guard !route.isEmpty else {
-            unbiased.reset()
-            return .position(p, matched)
-        }
-        return .position(p, matched, unbiased: unbiased.push(p, route: nil))
     }
 }
 

@@ -1,3 +1,4 @@
+import Drive
 import Foundation
 import Geo
 import Guidance
@@ -156,15 +157,9 @@ extension OffRouteTests {
         var transient: Recorder? = Recorder()
         session.addListener(listener)
         session.addListener(transient!)
-        session.handle(.setDestination([DemoTown.destination], time: fixes[0].time))
-        var positioning = PositionFilter()
-        var matchers = Matchers(map: m)
+        session.handle(.navigator(.setDestination([DemoTown.destination], time: fixes[0].time)))
         for (i, f) in fixes.enumerated() {
-            let route = session.navigator.route.map { $0.route.legs.flatMap(\.edges) } ?? []
-            switch positioning.accept(f) {
-            case .success(let p): session.handle(matchers.input(p, route: route))
-            case .failure(let why): session.handle(.discarded(time: f.time, reason: why.reason))
-            }
+            session.handle(.fix(f))
             if i == 20 { transient = nil }  // released: no more calls, no crash
             if session.navigator.phase == .arrived { break }
         }

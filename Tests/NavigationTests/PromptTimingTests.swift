@@ -28,7 +28,8 @@ import Testing
         -> (spoken: [Spoken], maneuvers: [(Maneuver, Double)]) {
         var config = NavigatorConfig()
         config.locale = locale
-        var h = Harness(map: map, config: config)
+        // the navigator alone, on positions exactly on the route (the prompt plan's own timing)
+        var navigator = Navigator(config: config)
         let route = try Router(map: map).route([from, to])
         let leg = route.legs[0]
         let maneuvers = ManeuverBuilder(map: map).maneuvers(for: leg, destination: to)
@@ -52,20 +53,20 @@ import Testing
             return FilteredPosition(time: t, coordinate: c, speedMetersPerSecond: speed, courseDegrees: leg.shape[i].bearing(to: leg.shape[i + 1]),
                                     accuracyMeters: 3, estimated: false, mode: .threeD)
         }
-        var effects = h.navigator.handle(.position(position(0, 0), nil))
-        effects += h.navigator.handle(.setDestination([to], time: 0))
+        var effects = navigator.handle(.position(position(0, 0), nil))
+        effects += navigator.handle(.setDestination([to], time: 0))
         for case .requestRoute(let r) in effects {
             let nav = NavigationRoute(route: route, maneuvers: [maneuvers])
-            effects += h.navigator.handle(.routeComputed(id: r.id, nav, time: 0))
+            effects += navigator.handle(.routeComputed(id: r.id, nav, time: 0))
         }
         try collect(effects, at: 0)
         var t = 0.5
-        while t * speed <= leg.distanceMeters + 30 && h.navigator.phase != .arrived {
-            try collect(h.navigator.handle(.position(position(min(t * speed, leg.distanceMeters), t), nil)), at: t)
+        while t * speed <= leg.distanceMeters + 30 && navigator.phase != .arrived {
+            try collect(navigator.handle(.position(position(min(t * speed, leg.distanceMeters), t), nil)), at: t)
             t += 0.5
         }
         // (the maneuvers the plan says: not a new name along the same ref)
-        let said = maneuvers.indices.filter { !maneuvers[$0].isSpoken || h.navigator.isAnnounced(maneuvers, $0) }
+        let said = maneuvers.indices.filter { !maneuvers[$0].isSpoken || navigator.isAnnounced(maneuvers, $0) }
         return (spoken, said.map { (maneuvers[$0], maneuvers[$0].distanceFromStartMeters / speed) })
     }
 

@@ -1,0 +1,28 @@
+import MapData
+import MapMatching
+import Navigation
+import Positioning
+
+/// The engine's two HMM matchers: one with the route as prior (what the driver sees), and one
+/// without it, run only while guiding, so the off-route rules can see where the car would be
+/// matched if there were no route (1–2 µs a fix).
+struct RouteMatchers {
+    private var withRoute: HMMMatcher
+    private var unbiased: HMMMatcher
+
+    init(map: RoadMap) {
+        withRoute = HMMMatcher(map: map)
+        unbiased = HMMMatcher(map: map)
+    }
+
+    /// The navigator's input for a position: the route-biased match, and the unbiased one while
+    /// there is a route (`routeKeys`: its edges' raw values).
+    mutating func input(_ p: FilteredPosition, routeKeys: Set<UInt32>?) -> (matched: MatchedPosition, input: NavigatorInput) {
+        let matched = withRoute.push(p, route: routeKeys)
+        guard routeKeys != nil else {
+            unbiased.reset()  // without a route the two would agree (empties its arrays, keeping their storage)
+            return (matched, .position(p, matched))
+        }
+        return (matched, .position(p, matched, unbiased: unbiased.push(p, route: nil)))
+    }
+}
