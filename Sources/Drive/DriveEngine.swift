@@ -102,6 +102,12 @@ public struct DriveEngine {
         return all
     }
 
+    /// The matcher's decided matches since the last call (two fixes behind the shown one), by the
+    /// index of the fix the gate passed (0 = the first): the bench scores these.
+    public mutating func takeMatchDecisions() -> [(index: Int, match: MatchedPosition)] { matchers.takeDecisions() }
+    /// The remaining decisions at the end of a drive.
+    public mutating func finishMatching() -> [(index: Int, match: MatchedPosition)] { matchers.finish() }
+
     private mutating func noteEpoch(_ t: Double) {
         lastEpochTime = t
         time = t

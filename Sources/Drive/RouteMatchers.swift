@@ -25,4 +25,9 @@ struct RouteMatchers {
         }
         return (matched, .position(p, matched, unbiased: unbiased.push(p, route: nil)))
     }
+
+    /// The route-biased matcher's decided matches (two fixes behind), by push index: for the
+    /// bench, which scores what the car shows against the truth.
+    mutating func takeDecisions() -> [(index: Int, match: MatchedPosition)] { withRoute.takeDecisions() }
+    mutating func finish() -> [(index: Int, match: MatchedPosition)] { withRoute.finish() }
 }

@@ -125,11 +125,11 @@ public struct GuidanceLocale: Sendable {
             }
             if elidesDe, let f = value.first,
                GuidanceLocale.elisionVowels.contains(f) || ((f == "h" || f == "H") && (elidesDeBeforeH || GuidanceLocale.hasMuteH(value))) {
-                out = out.replacingOccurrences(of: " de {\(name)}", with: " d'{\(name)}")
+                out = out.replacingAll(" de {\(name)}", with: " d'{\(name)}")
                 if out.hasPrefix("De {\(name)}") { out = "D'" + out.dropFirst(3) }
             }
             if contractsArticles { out = GuidanceLocale.contractingArticle(of: value, before: "{\(name)}", in: out) }
-            out = out.replacingOccurrences(of: "{\(name)}", with: value)
+            out = out.replacingAll("{\(name)}", with: value)
         }
         return out
     }

@@ -33,7 +33,7 @@ public struct Instructions: Sendable {
     /// of several names ("Avigunda Sant Antoni; Avinguda Fiter i Rossell" in Andorra): a voice
     /// reading "B 37 semicolon B 45" helps nobody.
     static func wayName(_ m: Maneuver) -> String {
-        func first(_ s: String) -> String { s.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+        func first(_ s: String) -> String { s.split(separator: ";").first.map { String($0.trimmedWhitespace) } ?? "" }
         let name = first(m.street), ref = first(m.ref)
         if !name.isEmpty && !ref.isEmpty && name != ref { return "\(name) (\(ref))" }
         return name.isEmpty ? ref : name
@@ -222,47 +222,71 @@ public struct Instructions: Sendable {
     }
 
     /// A distance as a driver hears it, rounded to a natural value ("300 metres", "half a mile").
-    public func spokenDistance(_ meters: Double) -> String {
+    public func spokenDistance(_ meters: Double) -> String { words(spokenDistanceValue(meters)) }
+
+    /// A distance rounded as it is said: two distances with the same value say the same words
+    /// (the prompt plan keeps texts by it rather than building them again on every fix).
+    public enum SpokenDistance: Hashable, Sendable {
+        /// Kilometres: half steps below 4.75, whole ones above.
+        case km(Double)
+        /// Metres, in drivers' steps (`roundedMeters`).
+        case m(Int)
+        /// Miles: quarters below 0.875, halves below 4.75, whole ones above.
+        case mi(Double)
+        case yd(Double)
+        case ft(Double)
+    }
+
+    /// The rounding half of `spokenDistance`.
+    public func spokenDistanceValue(_ meters: Double) -> SpokenDistance {
         switch units {
         case .metric:
             if meters >= 950 {
                 let km = meters / 1000
-                if km < 4.75 {
-                    let h = max(1, (km * 2).rounded() / 2)
-                    if h == 1 { return locale.phrase("distance.km.one") }
-                    // (a number said in a form of its own where the table has one: the Hebrew
-                    // construct "שני קילומטרים", the Arabic dual "كيلومتران", Slovenian "3 kilometre")
-                    let exact = "distance.km.exact." + (h == h.rounded() ? String(Int(h)) : String(format: "%.1f", h))
-                    if locale.template(exact) != nil { return locale.phrase(exact) }
-                    // (a fraction takes its own form where the table has one: Polish "2,5 kilometra",
-                    // not "kilometry")
-                    let fraction = h != h.rounded() && locale.template("distance.km.fraction") != nil
-                    return locale.phrase(fraction ? "distance.km.fraction" : "distance.km.few", ["n": locale.number(h)])
-                }
-                let n = km.rounded()
-                return locale.phrase(wholeKilometresKey(n), ["n": locale.number(n)])
+                return km < 4.75 ? .km(max(1, (km * 2).rounded() / 2)) : .km(km.rounded())
             }
-            return locale.phrase("distance.m", ["n": locale.number(Double(Instructions.roundedMeters(meters)))])
+            return .m(Instructions.roundedMeters(meters))
         case .imperial, .imperialUK:
             let miles = meters / 1609.344
             if miles >= 0.2 {
-                if miles < 0.875 {
-                    let q = max(0.25, (miles * 4).rounded() / 4)
-                    return locale.phrase(q == 0.25 ? "distance.mi.quarter" : q == 0.5 ? "distance.mi.half" : "distance.mi.three_quarters")
-                }
-                if miles < 4.75 {
-                    let h = max(1, (miles * 2).rounded() / 2)
-                    return h == 1 ? locale.phrase("distance.mi.one") : locale.phrase("distance.mi.few", ["n": locale.number(h)])
-                }
-                return locale.phrase("distance.mi.many", ["n": locale.number(miles.rounded())])
+                if miles < 0.875 { return .mi(max(0.25, (miles * 4).rounded() / 4)) }
+                return miles < 4.75 ? .mi(max(1, (miles * 2).rounded() / 2)) : .mi(miles.rounded())
             }
             if units == .imperialUK {
                 let yards = meters / 0.9144
-                let r = yards >= 100 ? (yards / 50).rounded() * 50 : max(10, (yards / 10).rounded() * 10)
-                return locale.phrase("distance.yd", ["n": locale.number(r)])
+                return .yd(yards >= 100 ? (yards / 50).rounded() * 50 : max(10, (yards / 10).rounded() * 10))
             }
             let feet = meters / 0.3048
-            let r = feet >= 500 ? (feet / 100).rounded() * 100 : max(50, (feet / 50).rounded() * 50)
+            return .ft(feet >= 500 ? (feet / 100).rounded() * 100 : max(50, (feet / 50).rounded() * 50))
+        }
+    }
+
+    /// The words half of `spokenDistance`.
+    private func words(_ d: SpokenDistance) -> String {
+        switch d {
+        case .km(let h) where h < 4.75:
+            if h == 1 { return locale.phrase("distance.km.one") }
+            // (a number said in a form of its own where the table has one: the Hebrew
+            // construct "שני קילומטרים", the Arabic dual "كيلومتران", Slovenian "3 kilometre")
+            let exact = "distance.km.exact." + (h == h.rounded() ? String(Int(h)) : String(format: "%.1f", h))
+            if locale.template(exact) != nil { return locale.phrase(exact) }
+            // (a fraction takes its own form where the table has one: Polish "2,5 kilometra",
+            // not "kilometry")
+            let fraction = h != h.rounded() && locale.template("distance.km.fraction") != nil
+            return locale.phrase(fraction ? "distance.km.fraction" : "distance.km.few", ["n": locale.number(h)])
+        case .km(let n):
+            return locale.phrase(wholeKilometresKey(n), ["n": locale.number(n)])
+        case .m(let n):
+            return locale.phrase("distance.m", ["n": locale.number(Double(n))])
+        case .mi(let q) where q < 0.875:
+            return locale.phrase(q == 0.25 ? "distance.mi.quarter" : q == 0.5 ? "distance.mi.half" : "distance.mi.three_quarters")
+        case .mi(let h) where h < 4.75:
+            return h == 1 ? locale.phrase("distance.mi.one") : locale.phrase("distance.mi.few", ["n": locale.number(h)])
+        case .mi(let n):
+            return locale.phrase("distance.mi.many", ["n": locale.number(n)])
+        case .yd(let r):
+            return locale.phrase("distance.yd", ["n": locale.number(r)])
+        case .ft(let r):
             return locale.phrase("distance.ft", ["n": locale.number(r)])
         }
     }

@@ -68,8 +68,9 @@ extension Navigator {
 
     /// Whether `b` comes too soon after `a` to be announced on its own once `a` is passed: then
     /// it is said with `a` ("..., then ...").
-    func followsClosely(_ a: Maneuver, _ b: Maneuver, speed v: Double) -> Bool {
-        let own = speechSeconds(text.prompt(b, kind: .now, distanceMeters: 0)) + config.promptMarginSeconds + 2
+    /// (`bNowSeconds`: the speaking time of b's own "now" prompt, when known.)
+    func followsClosely(_ a: Maneuver, _ b: Maneuver, speed v: Double, bNowSeconds: Double? = nil) -> Bool {
+        let own = (bNowSeconds ?? speechSeconds(text.prompt(b, kind: .now, distanceMeters: 0))) + config.promptMarginSeconds + 2
         return b.distanceFromStartMeters - a.distanceFromStartMeters <= max(60, v * own)
     }
 
@@ -105,9 +106,18 @@ extension Navigator {
         let legIndex = g.legIndex
         let key = { (k: PromptKind) in "\(legIndex):\(index):\(k.rawValue)" }
         let margin = config.promptMarginSeconds
+        // every text below through the leg's kept texts: built once, not on every fix
+        let instructions = text
+        func said(_ i: Int, _ form: PromptTexts.Form, _ kind: PromptKind, meters: Double? = nil, then t: Int? = nil,
+                  _ build: () -> String) -> (text: String, seconds: Double) {
+            let k = PromptTexts.Key(index: i, form: form, kind: kind, distance: meters.map { instructions.spokenDistanceValue($0) },
+                                    then: t, thenForm: t == nil ? nil : .thenWords)
+            return g.texts.text(k, build: build, seconds: { speechSeconds($0) })
+        }
 
         // the "now" prompt, with the next maneuver when it follows within a few seconds
         var then: Maneuver?
+        var thenIndex: Int?
         let nextAnnounced = maneuvers.indices.first { $0 > index && isAnnounced(maneuvers, $0) }
         // the speed after `m`: the car slows for a turn or a roundabout (the ring counts)
         let turns = m.type == .roundabout || m.type == .rotary || [.right, .sharpRight, .left, .sharpLeft, .uturn].contains(m.modifier)
@@ -126,7 +136,8 @@ extension Navigator {
         if let ai = nextAnnounced, m.type != .arrive, !maneuvers[ai].isNameChangeOnly {
             let after = maneuvers[ai]
             if after.type != .arrive {
-                if followsClosely(m, after, speed: v) { then = after }
+                let afterNow = said(ai, .listed, .now) { instructions.prompt(after, kind: .now, distanceMeters: 0) }.seconds
+                if followsClosely(m, after, speed: v, bNowSeconds: afterNow) { (then, thenIndex) = (after, ai) }
             } else {
                 // the destination close after the last turn, too close for its own "turn in" prompt
                 // once the car has turned, at the speed it turns at (the ring counts: that warning
@@ -135,42 +146,45 @@ extension Navigator {
                 // after the turn or never (also in the reminder of a turn said as a "then", "Turn
                 // left, then you will reach your destination", which waits for its moment below)
                 let gap = after.distanceFromStartMeters - m.distanceFromStartMeters
-                let warning = text.prompt(after, kind: .turnIn, distanceMeters: max(50, gap))
-                if gap <= vAfter * (speechSeconds(warning) + margin) + 20 { then = after }
+                let warning = said(ai, .listed, .turnIn, meters: max(50, gap)) { instructions.prompt(after, kind: .turnIn, distanceMeters: max(50, gap)) }
+                if gap <= vAfter * (warning.seconds + margin) + 20 { (then, thenIndex) = (after, ai) }
             }
         }
         // (what follows is said short, "..., then turn left": the long form is said early enough
         // to end before the first maneuver, and the longer it is the earlier that must be)
         let thenWords = then.map { Navigator.bare($0) ?? $0 }
-        let fullNow = m.type == .arrive ? "" : text.prompt(m, kind: .now, distanceMeters: 0, then: thenWords)
+        let plannedM = m
+        let fullNow = m.type == .arrive ? (text: "", seconds: speechSeconds(""))
+            : said(index, .planned, .now, then: thenIndex) { instructions.prompt(plannedM, kind: .now, distanceMeters: 0, then: thenWords) }
         // the names heard a moment ago in the "turn in" prompt ("In 200 metres, turn right onto
         // Plöck after the traffic lights") are not said again: "Turn right after the traffic
         // lights", as Google's prompt is; the landmark, the exit number stay. (A "turn in" prompt
         // that ended less than `namesHeardSeconds` before the car reaches the maneuver; timed by
         // its own length, the short form is said near the maneuver, not where the long one was due.)
-        // (built only where it is used: this runs on every fix within a kilometre of a maneuver)
-        let instructions = text
-        let shortNow = { m.type == .arrive ? nil
-            : Navigator.bare(m, keepingLandmark: true).map { instructions.prompt($0, kind: .now, distanceMeters: 0, then: thenWords) } }
+        // (built only where it is used)
+        func shortNow() -> (text: String, seconds: Double)? {
+            guard m.type != .arrive, let b = Navigator.bare(plannedM, keepingLandmark: true) else { return nil }
+            return said(index, .bareKeepingLandmark, .now, then: thenIndex) { instructions.prompt(b, kind: .now, distanceMeters: 0, then: thenWords) }
+        }
         let namesHeard = g.turnInEnds["\(legIndex):\(index)"].map { time - $0 + d / v < Navigator.namesHeardSeconds } ?? false
         let nowText = namesHeard ? shortNow() ?? fullNow : fullNow
         // said when it ends `margin` before the maneuver, or earlier by up to one fix: at the next
         // fix it might be too late (a window of one fix is missed on a jittery position)
-        let nowAt = max(25, v * (speechSeconds(nowText) + margin + fixInterval))
-        let turnInText = text.prompt(m, kind: .turnIn, distanceMeters: max(d, 50))
+        let nowAt = max(25, v * (nowText.seconds + margin + fixInterval))
+        let turnInText = said(index, .planned, .turnIn, meters: max(d, 50)) { instructions.prompt(plannedM, kind: .turnIn, distanceMeters: max(d, 50)) }
         // (the "turn in" prompt is placed at the speed the car will have: near the route's
         // expected speed when the car is much slower now, just after a turn; drivers keep a
         // quarter below it in town)
         let vt = max(v, 0.75 * routeSpeed)
-        let turnInAt = max(150, vt * 13) + vt * speechSeconds(turnInText)
+        let turnInAt = max(150, vt * 13) + vt * turnInText.seconds
 
         var kind: PromptKind?
         var chosen = ""
         if m.type == .arrive {
             // the arrival itself is said on arrival; before it, one "turn in" when there is room
-            if d <= turnInAt && d > v * (speechSeconds(turnInText) + margin) + 20 && !g.promptsGiven.contains(key(.turnIn)) {
+            if d <= turnInAt && d > v * (turnInText.seconds + margin) + 20 && !g.promptsGiven.contains(key(.turnIn)) {
                 kind = .turnIn
-                chosen = turnInText
+                chosen = turnInText.text
             }
         } else if d <= nowAt {
             if let end = g.thenEnds["\(legIndex):\(index)"], time - end < Navigator.reminderAfterSeconds {
@@ -189,24 +203,25 @@ extension Navigator {
                 // ..."); without its names alone; too late even for that: nothing (a prompt after
                 // the turn is worse than none)
                 let bare = Navigator.bare(m)
-                var forms: [(String, Maneuver?)] = [(nowText, then)]
-                if let t = then, let tw = thenWords {
-                    let alone = (text.prompt(m, kind: .now, distanceMeters: 0), Maneuver?.none)
-                    let ownTime = t.distanceFromStartMeters - m.distanceFromStartMeters
-                        >= v * (speechSeconds(text.prompt(tw, kind: .now, distanceMeters: 0)) + margin)
+                var forms: [((text: String, seconds: Double), Maneuver?)] = [(nowText, then)]
+                if let t = then, let ti = thenIndex, let tw = thenWords {
+                    let alone = (said(index, .planned, .now) { instructions.prompt(plannedM, kind: .now, distanceMeters: 0) }, Maneuver?.none)
+                    let twNow = said(ti, .thenWords, .now) { instructions.prompt(tw, kind: .now, distanceMeters: 0) }
+                    let ownTime = t.distanceFromStartMeters - m.distanceFromStartMeters >= v * (twNow.seconds + margin)
                     if ownTime { forms.append(alone) }
-                    if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0, then: tw), t)) }
+                    if let b = bare { forms.append((said(index, .bare, .now, then: ti) { instructions.prompt(b, kind: .now, distanceMeters: 0, then: tw) }, t)) }
                     if !ownTime { forms.append(alone) }
                 }
-                if let b = bare { forms.append((text.prompt(b, kind: .now, distanceMeters: 0), nil)) }
+                if let b = bare { forms.append((said(index, .bare, .now) { instructions.prompt(b, kind: .now, distanceMeters: 0) }, nil)) }
                 guard let form = forms.first(where: { f in
-                    d >= v * (speechSeconds(f.0) + 0.5) && arrivalIn.map { $0 >= speechSeconds(f.0) + 1 } ?? true
+                    d >= v * (f.0.seconds + 0.5) && arrivalIn.map { $0 >= f.0.seconds + 1 } ?? true
                 }) else {
                     g.promptsGiven.insert(key(.now))
                     return
                 }
                 kind = .now
-                (chosen, then) = form
+                chosen = form.0.text
+                then = form.1
             }
         } else if d <= turnInAt {
             // only when it ends 1.5 s before the (short) "now" prompt must start, at the speed
@@ -215,19 +230,22 @@ extension Navigator {
             // does not fit, one without the names may ("In 400 metres, turn right", lanes kept);
             // and only with something to get ready for (a new name straight ahead is said once,
             // unless a lane is to be taken)
-            let nowAtThen = max(25, vt * (speechSeconds(shortNow() ?? fullNow) + margin + fixInterval))
-            var candidates = [turnInText]
-            if let b = Navigator.bare(m) { candidates.append(text.prompt(b, kind: .turnIn, distanceMeters: max(d, 50))) }
-            if !leaving, !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil),
-               let t = candidates.first(where: { d - vt * speechSeconds($0) > nowAtThen + vt * 1.5 }) {
-                kind = .turnIn
-                chosen = t
+            let nowAtThen = max(25, vt * ((shortNow() ?? fullNow).seconds + margin + fixInterval))
+            if !leaving, !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil) {
+                var candidates = [turnInText]
+                if let b = Navigator.bare(m) {
+                    candidates.append(said(index, .bare, .turnIn, meters: max(d, 50)) { instructions.prompt(b, kind: .turnIn, distanceMeters: max(d, 50)) })
+                }
+                if let t = candidates.first(where: { d - vt * $0.seconds > nowAtThen + vt * 1.5 }) {
+                    kind = .turnIn
+                    chosen = t.text
+                }
             }
         } else if d <= prepareAt && v >= 20 && !m.isNameChangeOnly && !leaving {
-            let t = text.prompt(m, kind: .prepare, distanceMeters: d)
-            if !g.promptsGiven.contains(key(.prepare)) && d - v * speechSeconds(t) > turnInAt + v * 2 {
+            let t = said(index, .planned, .prepare, meters: d) { instructions.prompt(plannedM, kind: .prepare, distanceMeters: d) }
+            if !g.promptsGiven.contains(key(.prepare)) && d - v * t.seconds > turnInAt + v * 2 {
                 kind = .prepare
-                chosen = t
+                chosen = t.text
             }
         }
         guard let k = kind else { return }

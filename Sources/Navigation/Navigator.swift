@@ -49,6 +49,8 @@ public struct Navigator: Sendable {
         var graceFixes = 0
         var lastProgress: (time: Double, remaining: Double, step: Int)?
         var progress: RouteProgress?
+        /// The leg's prompt texts, each built once.
+        var texts = PromptTexts()
         /// The roads (undirected edge ids) of each leg, to tell a matched road off the route.
         let legRoads: [Set<UInt32>]
         /// All the route's directed edges in order, and as a set of raw values (the matcher's
@@ -70,6 +72,7 @@ public struct Navigator: Sendable {
             alongMeters = 0
             lastTrackTime = nil
             lastProgress = nil
+            texts = PromptTexts()
         }
     }
 

@@ -1,17 +1,19 @@
+import Drive
 import Foundation
 import Geo
 import GPSInput
 import JSONLines
 import MapData
 import MapMatching
+import Navigation
 import Positioning
 import Routing
 import Simulation
 
-/// `tern bench-match --map MAP --queries Q.json [--noise M] [--drives N] [--export DIR] [--json]`:
+/// `tern bench-match --map MAP --queries Q.json [--noise M] [--drives N] [--export DIR] [--free] [--json]`:
 /// simulated 1 Hz drives along routes of the query file with the receiver noise model (white
-/// noise, wandering bias, rare 30–60 m outliers), through the gate, the Kalman filter and the HMM
-/// matcher as in the car; prints how often the right road was matched, the distance from the true
+/// noise, wandering bias, rare 30–60 m outliers), through the car's `DriveEngine` guided to the
+/// drive's end (`--free`: no destination, so no route prior); prints how often the right road was matched, the distance from the true
 /// position, raw and filtered RMS error, and the cost per fix. `--export` writes each drive's
 /// noisy trace (Valhalla trace_attributes request JSON) with its truth, for comparisons.
 enum BenchMatchCommand {
@@ -28,7 +30,7 @@ enum BenchMatchCommand {
     }
 
     static func run(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["map", "queries", "noise", "drives", "export", "seed", "passes"], switches: ["json"])
+        let a = try Arguments(args, valued: ["map", "queries", "noise", "drives", "export", "seed", "passes"], switches: ["json", "free"])
         let map: RoadMap
         do { map = try RoadMap(path: try a.require("map")) } catch { throw CommandError("\(error)") }
         let queries = try MapCommands.loadQueries(try a.require("queries"))
@@ -38,7 +40,9 @@ enum BenchMatchCommand {
         let passes = try a.int("passes", default: 4, range: 2...100)
         let export = a.value("export")
         if let e = export { try FileManager.default.createDirectory(atPath: e, withIntermediateDirectories: true) }
-        let router = Router(map: map)
+        let routes = RouteService(map: map)
+        let router = routes.router
+        let free = a.has("free")
         var totals = Totals()
         var used = 0
         for (k, q) in queries.prefix(drives).enumerated() {
@@ -48,8 +52,8 @@ enum BenchMatchCommand {
             options.seed = UInt64(seed + k)
             let drive = DriveSimulator(map: map, options: options).simulate(route)
             used += 1
-            let outcomes = evaluate(drive, map: map, into: &totals)
-            let (cold, warm) = bestTime(drive, map: map, passes: passes)
+            let outcomes = evaluate(drive, map: map, routes: routes, free: free, into: &totals)
+            let (cold, warm) = bestTime(drive, map: map, routes: routes, free: free, passes: passes)
             totals.coldDriveNanos += cold
             totals.bestDriveNanos += warm
             if let dir = export { try exportTrace(drive, outcomes: outcomes, map: map, id: "\(q.0)", to: dir) }
@@ -84,7 +88,7 @@ enum BenchMatchCommand {
                             rightNow * 100, totals.flips, totals.fixes - totals.positions))
             printOut(String(format: "RMS error (fixes the gate passed): raw fixes %.2f m, filtered %.2f m (%.0f%% lower)", rawRMS, filteredRMS,
                             (1 - filteredRMS / max(rawRMS, 0.001)) * 100))
-            printOut(String(format: "gate + Kalman + HMM per fix: median %.2f µs, p99 %.2f µs; whole drives: mean %.2f µs with the roads already copied (best of %d passes), %.2f µs copying them as it goes",
+            printOut(String(format: "drive engine per fix (gate, filter, matchers, navigator): median %.2f µs, p99 %.2f µs; whole drives: mean %.2f µs (best of %d passes), %.2f µs on the first pass",
                             BenchCommand.median(micros), BenchCommand.percentile(micros, 99), meanMicros, max(2, passes) - 1, coldMicros))
         }
         return 0
@@ -98,32 +102,54 @@ enum BenchMatchCommand {
         var decided: MatchedPosition?
     }
 
-    /// Runs one drive through the chain, comparing with the truth.
-    @discardableResult
-    static func evaluate(_ drive: SimulatedDrive, map: RoadMap, into t: inout Totals) -> [FixOutcome] {
-        var filter = PositionFilter()
-        var matcher = HMMMatcher(map: map)
-        var outcomes = [FixOutcome]()  // one per position pushed to the matcher, in order
-        for (i, fix) in drive.fixes.enumerated() where fix.mode >= .twoD {
-            t.fixes += 1  // every fix counts; one the gate rejects is not a right match
-            let truth = drive.truth[i]
+    /// One drive through the car's `DriveEngine`, guided to the drive's end as in the car (the
+    /// matcher has the route as prior; `free`: no destination). Route requests are answered
+    /// outside the timed part. Returns the time the engine took over the drive's fixes (ns).
+    static func drive(_ drive: SimulatedDrive, map: RoadMap, routes: RouteService, free: Bool,
+                      each: (_ fixIndex: Int, _ engine: inout DriveEngine, _ nanos: UInt64) -> Void = { _, _, _ in })
+        -> (nanos: UInt64, engine: DriveEngine) {
+        var engine = DriveEngine(map: map)
+        func answer(_ effects: [DriveEffect]) {
+            for case .requestRoute(let r) in effects { answer(engine.handle(.navigator(routes.answer(r)))) }
+        }
+        if !free, let first = drive.fixes.first, let end = drive.truth.last {
+            answer(engine.handle(.navigator(.setDestination([end.coordinate], time: first.time))))
+        }
+        var total: UInt64 = 0
+        for (i, fix) in drive.fixes.enumerated() {
             let t0 = DispatchTime.now().uptimeNanoseconds
-            guard case .success(let p) = filter.accept(fix) else { continue }
-            let m = matcher.push(p)
-            let t1 = DispatchTime.now().uptimeNanoseconds
-            t.micros.append(Double(t1 - t0) / 1000)
+            let effects = engine.handle(.fix(fix))
+            let dt = DispatchTime.now().uptimeNanoseconds - t0
+            total += dt
+            answer(effects)
+            each(i, &engine, dt)
+        }
+        return (total, engine)
+    }
+
+    /// Runs one drive through the engine, comparing what it shows with the truth.
+    @discardableResult
+    static func evaluate(_ sim: SimulatedDrive, map: RoadMap, routes: RouteService, free: Bool, into t: inout Totals) -> [FixOutcome] {
+        var outcomes = [FixOutcome]()  // one per fix the gate passed, in order (the matcher's push index)
+        var (_, engine) = drive(sim, map: map, routes: routes, free: free) { i, engine, nanos in
+            let fix = sim.fixes[i]
+            guard fix.mode >= .twoD else { return }
+            t.fixes += 1  // every fix counts; one the gate rejects is not a right match
+            guard engine.lastFix?.time == fix.time, let p = engine.navigator.lastFix, let m = engine.lastMatch else { return }
+            t.micros.append(Double(nanos) / 1000)
+            let truth = sim.truth[i]
             let raw = fix.coordinate.distance(to: truth.coordinate)
             let filtered = p.coordinate.distance(to: truth.coordinate)
             t.rawSquared += raw * raw
             t.filteredSquared += filtered * filtered
             t.positions += 1
             outcomes.append(FixOutcome(fixIndex: i, provisional: m, decided: nil))
-            for (k, d) in matcher.takeDecisions() { outcomes[k].decided = d }
+            for (k, d) in engine.takeMatchDecisions() { outcomes[k].decided = d }
         }
-        for (k, d) in matcher.finish() { outcomes[k].decided = d }
-        t.flips += flipFlops(outcomes, drive: drive, map: map)
+        for (k, d) in engine.finishMatching() { outcomes[k].decided = d }
+        t.flips += flipFlops(outcomes, drive: sim, map: map)
         for o in outcomes {
-            let truth = drive.truth[o.fixIndex]
+            let truth = sim.truth[o.fixIndex]
             if let e = o.provisional.edge, sameRoad(e, truth, map: map) { t.provisionalRightRoad += 1 }
             guard let m = o.decided else { continue }
             guard let e = m.edge else { continue }
@@ -140,29 +166,14 @@ enum BenchMatchCommand {
         return outcomes
     }
 
-    /// The chain's time over a whole drive (every fix with a position, decisions taken as in
-    /// the car), the best of `passes` runs: what a fix costs on average, with the scheduler's
-    /// noise taken out.
-    static func bestTime(_ drive: SimulatedDrive, map: RoadMap, passes: Int) -> (cold: UInt64, warm: UInt64) {
+    /// The engine's time over a whole drive, the best of `passes` runs (each a new engine, as a
+    /// new drive starts): what a fix costs on average, with the scheduler's noise taken out. The
+    /// first pass is also reported alone (`cold`: nothing of the map in the page cache or copied).
+    static func bestTime(_ sim: SimulatedDrive, map: RoadMap, routes: RouteService, free: Bool, passes: Int) -> (cold: UInt64, warm: UInt64) {
         var best = UInt64.max, cold = UInt64.max
-        let fixes = drive.fixes.filter { $0.mode >= .twoD }
-        // one matcher for all passes: the first runs with nothing of the map copied yet (cold),
-        // the others with the roads already copied (warm, as Valhalla's tile cache is warm)
-        var matcher = HMMMatcher(map: map)
         for pass in 0..<max(2, passes) {
-            var filter = PositionFilter()
-            matcher.reset()
-            var decided = 0
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            for fix in fixes {
-                guard case .success(let p) = filter.accept(fix) else { continue }
-                _ = matcher.push(p)
-                decided += matcher.takeDecisions().count
-            }
-            decided += matcher.finish().count
-            let t = DispatchTime.now().uptimeNanoseconds - t0
+            let t = drive(sim, map: map, routes: routes, free: free).nanos
             if pass == 0 { cold = t } else { best = min(best, t) }
-            precondition(decided > 0 || fixes.isEmpty)
         }
         return (cold, best)
     }

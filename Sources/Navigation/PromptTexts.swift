@@ -1,0 +1,43 @@
+import Guidance
+
+/// The prompt texts of one leg, each built once, with its estimated speaking time. The prompt
+/// plan weighs a dozen candidate texts on every fix within a kilometre of a maneuver; building
+/// them afresh each time was most of a fix's cost (issue #24: 40 of 44 µs). A text is fully
+/// determined by its key: which maneuver of the leg and in which form, the kind, the distance as
+/// said, and the maneuver said with it ("..., then ..."), so a kept text is the one that would be
+/// built. Kept per leg (`Guidance.startNextLeg` and a new route start afresh).
+struct PromptTexts: Sendable {
+    /// How a maneuver is said.
+    enum Form: UInt8, Hashable, Sendable {
+        /// As the plan holds it (its "stays on the road" as the driver heard the names).
+        case planned
+        /// As the leg's list has it (a maneuver after the one planned).
+        case listed
+        /// Without its names (`Navigator.bare`).
+        case bare
+        /// Without its names but with its landmark.
+        case bareKeepingLandmark
+        /// The form of a maneuver said as the "then" of another: without its names where it has some.
+        case thenWords
+    }
+
+    struct Key: Hashable, Sendable {
+        var index: Int
+        var form: Form
+        var kind: PromptKind
+        var distance: Instructions.SpokenDistance?
+        var then: Int?
+        var thenForm: Form?
+    }
+
+    private var kept: [Key: (text: String, seconds: Double)] = [:]
+
+    /// The text for `key`, built by `build` the first time; its speaking time by `seconds`.
+    mutating func text(_ key: Key, build: () -> String, seconds: (String) -> Double) -> (text: String, seconds: Double) {
+        if let t = kept[key] { return t }
+        let text = build()
+        let t = (text, seconds(text))
+        kept[key] = t
+        return t
+    }
+}
