@@ -193,7 +193,9 @@ public struct NMEAParser: Sendable {
             checksum = x == expected ? .good : .bad
         }
         guard body.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { return checksum == .bad ? ([body], .bad) : nil }
-        let fields = body.split(separator: ",", omittingEmptySubsequences: false)
+        // (split on the bytes: the body is printable ASCII here, and a Character split costs a
+        // grapheme walk per byte)
+        let fields = body.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
         guard let first = fields.first, first.count >= 3, first.allSatisfy({ $0.isLetter || $0.isNumber }) else {
             return checksum == .bad ? (fields, .bad) : nil
         }
@@ -237,12 +239,13 @@ public enum NMEAFile {
         return parse(data)
     }
 
-    /// Every epoch with a date and time: fixes, and outages as fixes of mode .noFix.
-    public static func epochs(path: String) throws -> [GPSFix] {
+    /// Every epoch with a date and time: fixes, and outages as fixes of mode .noFix; with what was skipped.
+    public static func epochs(path: String) throws -> (epochs: [GPSFix], stats: NMEAStats) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
         }
-        return parse(data, reportsNoFix: true).fixes
+        let (epochs, stats) = parse(data, reportsNoFix: true)
+        return (epochs, stats)
     }
 
     public static func parse(_ data: Data, reportsNoFix: Bool = false) -> (fixes: [GPSFix], stats: NMEAStats) {

@@ -17,10 +17,24 @@ public enum FixTime {
         if millis >= 1000 { t += 1 }
         var tmv = tm()
         gmtime_r(&t, &tmv)
-        let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1,
-                          Int(tmv.tm_mday), Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec))
-        if millis == 0 || millis >= 1000 { return base + "Z" }
-        return base + String(format: ".%03dZ", millis)
+        guard (0...9999).contains(Int(tmv.tm_year) + 1900) else {
+            let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1,
+                              Int(tmv.tm_mday), Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec))
+            return base + (millis == 0 || millis >= 1000 ? "Z" : String(format: ".%03dZ", millis))
+        }
+        // (digits by hand: Foundation's formatter was a tenth of a replay's time; one timestamp per event)
+        var b = [UInt8]()
+        b.reserveCapacity(24)
+        func put(_ v: Int, _ width: Int) {
+            var d = [UInt8](repeating: 0x30, count: width), x = v
+            for i in stride(from: width - 1, through: 0, by: -1) { d[i] = UInt8(0x30 + x % 10); x /= 10 }
+            b += d
+        }
+        put(Int(tmv.tm_year) + 1900, 4); b.append(0x2d); put(Int(tmv.tm_mon) + 1, 2); b.append(0x2d); put(Int(tmv.tm_mday), 2)
+        b.append(0x54); put(Int(tmv.tm_hour), 2); b.append(0x3a); put(Int(tmv.tm_min), 2); b.append(0x3a); put(Int(tmv.tm_sec), 2)
+        if millis != 0 && millis < 1000 { b.append(0x2e); put(millis, 3) }
+        b.append(0x5a)
+        return String(decoding: b, as: UTF8.self)
     }
 
     /// "HH:MM" in UTC.

@@ -452,13 +452,16 @@ public struct Navigator: Sendable {
         let next = maneuvers[nextIndex]
         let toNext = max(0, next.distanceFromStartMeters - g.alongMeters)
         let legSecondsLeft = max(0, leg.durationSeconds - legSecondsDone + trafficCorrection)
+        let instructions = text
+        let instruction = g.texts.text(PromptTexts.Key(index: nextIndex, form: .listed, kind: nil, distance: nil, then: nil, thenForm: nil),
+                                       build: { instructions.text(next) }, seconds: { _ in 0 }).text
         let progress = RouteProgress(
             legIndex: g.legIndex, stepIndex: max(0, nextIndex - 1), legDistanceTraveledMeters: g.alongMeters,
             legRemainingMeters: max(0, legLeft), legRemainingSeconds: legSecondsLeft,
             stepRemainingMeters: toNext,
             stepRemainingSeconds: max(0, RouteTracker.seconds(at: next.distanceFromStartMeters, on: leg, segment: next.shapeIndex) - legSecondsDone),
             remainingMeters: max(0, legLeft) + laterMeters, remainingSeconds: legSecondsLeft + laterSeconds,
-            nextManeuver: next, nextInstruction: text.text(next), distanceToNextMeters: toNext,
+            nextManeuver: next, nextInstruction: instruction, distanceToNextMeters: toNext,
             distanceFromRouteMeters: pos.distanceMeters)
         g.progress = progress
         let due: Bool

@@ -24,7 +24,8 @@ struct PromptTexts: Sendable {
     struct Key: Hashable, Sendable {
         var index: Int
         var form: Form
-        var kind: PromptKind
+        /// nil: the written instruction (`Instructions.text`, the status line's and progress events').
+        var kind: PromptKind?
         var distance: Instructions.SpokenDistance?
         var then: Int?
         var thenForm: Form?

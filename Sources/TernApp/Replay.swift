@@ -58,7 +58,9 @@ enum Replay {
 
     static func run(_ o: ReplayOptions) async throws -> ReplayResult {
         let started = Date()
-        let (fixes, stats) = try NMEAFile.read(path: o.log)
+        // (parsed once: the epochs, with outages, for --direct; the fixes among them for pacing gpsfake)
+        let (epochs, stats) = try NMEAFile.epochs(path: o.log)
+        let fixes = epochs.filter { $0.mode >= .twoD }
         guard let firstFix = fixes.first, let lastFix = fixes.last else {
             throw CommandError("\(o.log): no usable fix in \(stats.lines) lines (\(stats.badChecksum) bad checksums, \(stats.malformed) malformed)")
         }
@@ -117,7 +119,7 @@ enum Replay {
 
         if o.direct {
             for line in try NMEAFile.lines(path: o.log) where line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
-            for f in try NMEAFile.epochs(path: o.log) {
+            for f in epochs {
                 pipeline.handle(f.mode >= .twoD ? .fix(f) : .noFix(time: f.time))
                 if pipeline.isArrived { break }
             }

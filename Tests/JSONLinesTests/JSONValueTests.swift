@@ -19,4 +19,32 @@ import Testing
     @Test func nonFiniteNumbersBecomeNull() {
         #expect(JSONValue.array([.num(.nan), .num(.infinity), .int(3), .bool(true)]).serialized() == "[null,null,3,true]")
     }
+
+    /// Numbers are written without Foundation's formatter, and must read exactly as it would
+    /// have written them: "%.Nf" with the trailing zeros dropped, halves rounded as printf does
+    /// (to even on the exact binary value), "-0" as "0".
+    @Test func numbersReadAsPrintfWouldWriteThem() {
+        func printf(_ v: Double, _ digits: Int) -> String {
+            var s = String(format: "%.\(digits)f", v)
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+            return s == "-0" ? "0" : s
+        }
+        var rng = SystemRandomNumberGenerator()
+        var values: [Double] = [0.125, 0.375, 2.5, -0.5, 0.285, 1.005, 49.4123455, -0.0000001, 8.6999999999, 1e14 + 0.5, 123456.7890125]
+        for _ in 0..<20_000 {
+            let magnitude = Double.random(in: -3...9, using: &rng)
+            values.append((Bool.random(using: &rng) ? -1 : 1) * pow(10, magnitude) * Double.random(in: 1...10, using: &rng))
+        }
+        // coordinates and times as the log has them
+        for _ in 0..<5_000 { values.append(Double.random(in: 40...55, using: &rng)) }
+        var mismatches = [String]()
+        for v in values {
+            for d in 1...7 {
+                let written = JSONValue.num(v, d).serialized()
+                if written != printf(v, d) { mismatches.append("\(v) to \(d): \(written) vs \(printf(v, d))") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
 }

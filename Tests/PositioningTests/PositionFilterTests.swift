@@ -81,7 +81,7 @@ import Testing
         try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         var f = PositionFilter()
         var outputs = 0
-        for e in try NMEAFile.epochs(path: SharedData.path("gpsd/\(log)")) {
+        for e in try NMEAFile.epochs(path: SharedData.path("gpsd/\(log)")).epochs {
             let out: FilteredPosition?
             if e.mode >= .twoD, case .success(let p) = f.accept(e) { out = p } else { out = f.predict(to: e.time) }
             guard let p = out else { continue }
