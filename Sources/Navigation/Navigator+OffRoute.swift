@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import Guidance
 import MapData
@@ -41,10 +42,32 @@ extension Navigator {
         let d = pos.distanceMeters, acc = p.accuracyMeters, limit = config.offRouteDistanceMeters
         g.recentDistances.append(d)
         if g.recentDistances.count > 5 { g.recentDistances.removeFirst() }
+        // How far the car has moved across the route's line since it was last on it (within
+        // 8 m, or on a road of the route within 12 m: a receiver's bias alone may hold it 10 m
+        // off): the receiver's speed times the sine of its course's angle to the line. Speed and
+        // course come from Doppler, which multipath and a wandering bias hardly touch. A position
+        // whose distance from the line grew by more than that is the receiver's error, not the
+        // car, and a standing car has not left the route (issue #24: multipath bursts of 15–25 m
+        // while slowing for lights, crawling in a queue or driving straight on gave 'road',
+        // 'drift' and 'distance' off-routes): the matcher's road and the drift wait until the car
+        // could be there. (A course unknown counts the whole speed.)
+        let speed = p.speedMetersPerSecond ?? 0
+        if let last = g.travelCountedAt {
+            let across = p.courseDegrees == nil ? 1 : abs(sin(courseOff * .pi / 180))
+            g.travelSinceOnLine += speed * across * max(0, p.time - last)
+        }
+        g.travelCountedAt = p.time
+        let onRouteRoad = lastMatchedEdge.map { g.legRoads[g.legIndex].contains($0.edge) } ?? false
+        if d <= 8 || (onRouteRoad && d <= 12) {
+            g.travelSinceOnLine = 0
+            g.distanceWhenOnLine = d
+        }
+        let couldBeThere = speed >= 0.5 && d - g.distanceWhenOnLine <= g.travelSinceOnLine + 3
         switch config.offRoutePolicy {
         case .tern:
             let nearManeuver = near(100)
-            if d > max(nearManeuver ? limit / 2 : limit, 2 * acc) {
+            // (beyond the limit, multipath is rare: only a standing car is not judged by it)
+            if d > max(nearManeuver ? limit / 2 : limit, 2 * acc), speed >= 0.5 {
                 return (.distance, nearManeuver || (moving && courseOff > 60) ? 2 : config.offRouteFixes)
             }
             if moving, courseOff > 60, d > max(12, acc) { return (.course, 2) }
@@ -58,17 +81,19 @@ extension Navigator {
             let r = g.recentDistances
             let rising = (r.count >= 3 && r[r.count - 1] - r[r.count - 3] >= 2) || (r.count == 5 && r[4] - r[0] >= 4)
             let confirmed = d > 12 || (moving && courseOff > 20) || rising
-            if confirmed, let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
+            if confirmed, couldBeThere, let e = lastMatchedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(10, acc) {
                 return (.road, 3)
             }
             // ... or, without the route's prior, on another road 7 m clear of the route's line
-            if confirmed, moving, let e = lastUnbiasedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(7, acc) {
+            if confirmed, couldBeThere, moving, let e = lastUnbiasedEdge, !g.legRoads[g.legIndex].contains(e.edge), d > max(7, acc) {
                 return (.road, 3)
             }
             // drifting away from the route fix after fix (a road parting slowly from the route's,
             // which the matcher's route prior still holds on the route): 4 rises in a row, 8 m
-            // in all, beyond max(12 m, accuracy)
-            if moving, r.count == 5, d > max(12, acc), zip(r, r.dropFirst()).allSatisfy({ $1 > $0 }), r[4] - r[0] >= 8 {
+            // in all, beyond max(12 m, accuracy). A car that moves away from the line heads away
+            // from it: 8 m in 4 s is at least 5° off the route's course at any speed over 20 km/h
+            // (a multipath burst drags the position off while the Doppler course stays on the road)
+            if moving, couldBeThere, courseOff >= 5, r.count == 5, d > max(12, acc), zip(r, r.dropFirst()).allSatisfy({ $1 > $0 }), r[4] - r[0] >= 8 {
                 return (.drift, 1)
             }
         case .mapbox:

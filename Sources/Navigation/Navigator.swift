@@ -43,6 +43,13 @@ public struct Navigator: Sendable {
         var backtrack: (from: Double, fixes: Int)?
         /// The last distances from the route line (newest last), for a steady drift away.
         var recentDistances: [Double] = []
+        /// Metres the car has moved across the route's line (by the receiver's speed and course)
+        /// since it was last on it, and when that was last counted; infinite when not known (a new
+        /// route, after a tunnel). A car cannot be farther from the route than it has moved away.
+        var travelSinceOnLine = Double.infinity
+        var travelCountedAt: Double?
+        /// The distance from the line when the car was last on it.
+        var distanceWhenOnLine = 0.0
         /// The last position tracked was an estimate (no fix).
         var onEstimate = false
         /// Fixes still to go after a tunnel before course and drift count for off route.
@@ -343,6 +350,8 @@ public struct Navigator: Sendable {
             g.offRouteCount = 0
             g.backtrack = nil
             g.recentDistances = []
+            g.travelSinceOnLine = .infinity
+            g.travelCountedAt = nil
         }
         let dt = g.lastTrackTime.map { max(0, p.time - $0) } ?? .infinity
         let reach = dt.isFinite ? max(40, (p.speedMetersPerSecond ?? 15) * dt * 1.5 + 25) : .infinity
@@ -369,9 +378,16 @@ public struct Navigator: Sendable {
         }
         if judged != nil {
             g.offRouteCount += 1
-        } else {
+        } else if (p.speedMetersPerSecond ?? 0) >= 0.5 {
             g.offRouteCount = 0
             if phase == .offRoute { phase = .tracking }
+        }
+        // (a standing car neither leaves the route nor comes back to it: the rules on position
+        // do not judge it, and what was judged before it stopped holds: off the route, it stays
+        // off, as the distance rule held it before issue #24)
+        if judged == nil, phase == .offRoute, (p.speedMetersPerSecond ?? 0) < 0.5 {
+            guidance = g
+            return
         }
         let needed = judged?.needed ?? Int.max
         // a route planned before the car moved may start the other way: once the car shows its

@@ -37,6 +37,12 @@ public struct NoiseModel: Sendable, Equatable {
     public var outlierMeters: ClosedRange<Double> = 30...60
     public var speedSigma = 0.2
     public var courseSigmaDegrees = 2.0
+    /// Chance per fix that a multipath burst starts, its pull and its length (`road` only).
+    public var multipathProbability = 0.0
+    public var multipathMeters: ClosedRange<Double> = 8...25
+    public var multipathSeconds: ClosedRange<Double> = 3...15
+    /// The course noise grows as the car slows (`courseSigma(atSpeed:)`).
+    public var courseGrowsWhenSlow = false
 
     public init() {}
     /// No noise at all.
@@ -86,6 +92,8 @@ public struct DriveSimulator: Sendable {
         public var standSeconds = 3.0
         /// Outages: (seconds after the start, how long) without a fix.
         public var outages: [(start: Double, seconds: Double)] = []
+        /// Stops and crawls (`DriverModel.road`); none by default.
+        public var driver = DriverModel()
         public init() {}
 
         /// White noise of `meters` (and the typical bias and outliers with it); 0 = exact.
@@ -144,14 +152,21 @@ public struct DriveSimulator: Sendable {
             v[s] = limit[min(k, limit.count - 1)]
         }
         for i in 0..<cap.count { let s = min(n - 1, Int(cum[i].rounded())); v[s] = min(v[s], cap[i]) }
+        var rng = SeededRandom(seed: options.seed)
+        // the driver's stops and crawls (drawn from the seed's own stream, after the profile's)
+        var driverRng = SeededRandom(seed: options.seed ^ 0xD21E)
+        let (stops, crawls) = options.driver.plan(total: total, &driverRng)
+        for c in crawls { for s in Int(c.from)...min(n - 1, Int(c.to)) { v[s] = min(v[s], c.speed) } }
+        for stop in stops { v[min(n - 1, Int(stop.at))] = 0 }
+        var nextStop = 0
         v[0] = 0
         v[n - 1] = 0
         for s in 1..<n { v[s] = min(v[s], (v[s - 1] * v[s - 1] + 2 * options.accelerationMps2).squareRoot()) }
         for s in stride(from: n - 2, through: 0, by: -1) { v[s] = min(v[s], (v[s + 1] * v[s + 1] + 2 * options.decelerationMps2).squareRoot()) }
 
         var fixes = [GPSFix](), truth = [TruePosition]()
-        var rng = SeededRandom(seed: options.seed)
         var bias = (0.0, 0.0)
+        var burst: MultipathBurst?
         let noise = options.noise
         let start = options.startTime
         var t = start
@@ -178,6 +193,14 @@ public struct DriveSimulator: Sendable {
             } else {
                 let p = LocalProjection(origin: c)
                 var dx = bias.0 + noise.whiteMeters * rng.gaussian(), dy = bias.1 + noise.whiteMeters * rng.gaussian()
+                if burst == nil, noise.multipathProbability > 0, rng.uniform() < noise.multipathProbability {
+                    burst = MultipathBurst(start: t, seconds: noise.multipathSeconds.lowerBound + rng.uniform() * (noise.multipathSeconds.upperBound - noise.multipathSeconds.lowerBound),
+                                           meters: noise.multipathMeters.lowerBound + rng.uniform() * (noise.multipathMeters.upperBound - noise.multipathMeters.lowerBound),
+                                           directionRadians: rng.uniform() * 2 * .pi)
+                }
+                if let b = burst {
+                    if let (ex, ny) = b.offset(at: t) { dx += ex; dy += ny } else { burst = nil }
+                }
                 if noise.outlierProbability > 0, rng.uniform() < noise.outlierProbability {
                     let r = noise.outlierMeters.lowerBound + rng.uniform() * (noise.outlierMeters.upperBound - noise.outlierMeters.lowerBound)
                     let a = rng.uniform() * 2 * .pi
@@ -185,7 +208,7 @@ public struct DriveSimulator: Sendable {
                 }
                 let measured = (dx == 0 && dy == 0) ? c : p.unproject(LocalPoint(x: dx, y: dy))
                 let s = max(0, speed + noise.speedSigma * rng.gaussian())
-                let crs = Angle.normalized(course + (speed > 1 ? noise.courseSigmaDegrees * rng.gaussian() : 0))
+                let crs = Angle.normalized(course + (speed > 1 || noise.courseGrowsWhenSlow ? noise.courseSigma(atSpeed: speed) * rng.gaussian() : 0))
                 let sigma = max(1.5, (noise.whiteMeters * noise.whiteMeters + noise.biasMeters * noise.biasMeters).squareRoot())
                 fixes.append(GPSFix(time: t, coordinate: measured, mode: .threeD, speedMetersPerSecond: s, courseDegrees: crs,
                                     altitudeMeters: 110, horizontalErrorMeters: 2.45 * sigma, hdop: 0.9, satellitesUsed: 9))
@@ -204,6 +227,14 @@ public struct DriveSimulator: Sendable {
                 let speed = max(0.5, v[s])
                 pos = min(total, pos + speed * h)
                 remaining -= h
+                if nextStop < stops.count, pos >= stops[nextStop].at { break }
+            }
+            if nextStop < stops.count, pos >= stops[nextStop].at {
+                // a stop: standing (lights, a queue) for its seconds
+                let (c, course, edge) = pointAt(pos)
+                for _ in 0..<Int(stops[nextStop].seconds / dt) { emit(c, speed: 0, course: course, edge: edge) }
+                nextStop += 1
+                continue
             }
             let s = min(n - 1, Int(pos.rounded()))
             let (c, course, edge) = pointAt(pos)

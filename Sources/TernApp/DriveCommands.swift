@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import GPSInput
+import JSONLines
 import MapData
 import Navigation
 import Routing
@@ -10,7 +11,7 @@ import Speech
 /// `tern simulate`, `tern replay`, `tern demo`.
 enum DriveCommands {
     static func simulate(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["map", "from", "to", "via", "seed", "noise", "o", "output", "start", "outage", "wrong-turn"],
+        let a = try Arguments(args, valued: ["map", "from", "to", "via", "seed", "noise", "o", "output", "start", "outage", "wrong-turn", "model", "truth"],
                               switches: [])
         let mapPath = try a.require("map")
         guard let from = try a.coordinate("from"), let to = try a.coordinate("to") else { throw UsageError("simulate needs --from and --to") }
@@ -20,6 +21,15 @@ enum DriveCommands {
         var options = DriveSimulator.Options()
         options.seed = UInt64(try a.int("seed", default: 1, range: 0...Int.max))
         options.noiseMeters = try a.double("noise", default: 0, range: 0...100)
+        switch a.value("model") ?? "bench" {
+        case "bench": break
+        case "road":
+            // the harder receiver and driver (RoadConditions.swift), drawn from the seed
+            var rng = SeededRandom(seed: options.seed ^ 0x0AD)
+            options.noise = .road(&rng)
+            options.driver = .road(&rng)
+        case let m: throw UsageError("--model \(m): expected bench or road")
+        }
         if let s = a.value("start") {
             guard let t = parseISO8601(s) else { throw UsageError("--start \(s): expected YYYY-MM-DDTHH:MM:SSZ") }
             options.startTime = t
@@ -75,6 +85,16 @@ enum DriveCommands {
         do {
             try DriveSimulator.nmea(fixes).write(toFile: out, atomically: true, encoding: .utf8)
         } catch { throw CommandError("\(out): cannot write: \(error.localizedDescription)") }
+        if let path = a.value("truth") {
+            // where the car really was, one JSON line per epoch (for the bench's judgements)
+            let lines = drive.truth.map {
+                JSONValue.object([("t", .num($0.time, 3)), ("lat", .num($0.coordinate.latitude, 7)), ("lon", .num($0.coordinate.longitude, 7)),
+                                  ("speed", .num($0.speedMetersPerSecond, 2)), ("course", .num($0.courseDegrees, 1))]).serialized()
+            }
+            do { try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+                throw CommandError("\(path): cannot write: \(error.localizedDescription)")
+            }
+        }
         let noFix = fixes.filter { $0.mode < .twoD }.count
         printError(String(format: "tern simulate: %@: %d epochs (%d without a fix), %.0f s, %.2f km%@", out, fixes.count, noFix,
                           (fixes.last?.time ?? 0) - (fixes.first?.time ?? 0), route.distanceMeters / 1000, note))

@@ -12,7 +12,7 @@ public enum TernCLI {
           match --map MAP --trace T.(gpx|nmea|json) [--json] [--sigma M]
                                                         match a recorded track to the roads
           simulate --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--seed N] [--noise M]
-           [--outage SECONDS@START]... [--wrong-turn K] -o D.nmea
+           [--outage SECONDS@START]... [--wrong-turn K] [--model bench|road] [--truth T.jsonl] -o D.nmea
           replay D.nmea --map MAP --to LAT,LON [--via LAT,LON]... [--rate X] [--log-dir DIR] [--direct]
                  [--device PCM | --wav FILE | --mute] [--console DEV [--baud N]] [--quiet]
                  [--lang L] [--units U] [--off-route tern|mapbox|osmand]

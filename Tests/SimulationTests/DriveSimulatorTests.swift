@@ -47,4 +47,41 @@ import Testing
         #expect(back.count == fixes.count)
         #expect(zip(back, fixes).allSatisfy { $0.coordinate.distance(to: $1.coordinate) < 0.2 && abs($0.time - $1.time) < 0.01 })
     }
+
+    /// The road model (issue #24): the same seed gives the same drive; the driver stands at
+    /// stops and crawls; multipath and the wandering bias put fixes farther off than the bench's
+    /// receiver does; the course is noisier when the car is slow.
+    @Test func roadModelStopsCrawlsAndErrsHarder() throws {
+        let m = try TestMaps.demoTown()
+        let route = try Router(map: m).route([DemoTown.start, DemoTown.destination])
+        func drive(_ seed: UInt64, road: Bool) -> SimulatedDrive {
+            var o = DriveSimulator.Options()
+            o.seed = seed
+            o.noiseMeters = 3
+            if road {
+                var rng = SeededRandom(seed: seed)
+                o.noise = .road(&rng)
+                o.driver = .road(&rng)
+                o.noise.multipathProbability = 0.05  // (a short drive: make sure bursts happen)
+            }
+            return DriveSimulator(map: m, options: o).simulate(route)
+        }
+        let a = drive(9, road: true), b = drive(9, road: true), bench = drive(9, road: false)
+        #expect(a.fixes == b.fixes)
+        // stands somewhere along the way (not only at the ends), and is slower overall
+        let standing = a.truth.dropFirst(3).dropLast(3).filter { $0.speedMetersPerSecond == 0 }
+        #expect(standing.count >= 10)
+        #expect(a.fixes.count > bench.fixes.count + 10)
+        func errors(_ d: SimulatedDrive) -> [Double] {
+            zip(d.fixes, d.truth).map { $0.coordinate.distance(to: $1.coordinate) }.sorted()
+        }
+        #expect(errors(a)[errors(a).count * 95 / 100] > errors(bench)[errors(bench).count * 95 / 100])
+        // course noise at walking pace against at speed
+        func courseError(_ d: SimulatedDrive, _ speeds: ClosedRange<Double>) -> Double {
+            let e = zip(d.fixes, d.truth).filter { speeds.contains($1.speedMetersPerSecond) }
+                .compactMap { f, t in f.courseDegrees.map { abs(Angle.difference(from: t.courseDegrees, to: $0)) } }
+            return e.reduce(0, +) / Double(max(1, e.count))
+        }
+        #expect(courseError(a, 0.3...2) > 2 * courseError(a, 8...40))
+    }
 }
