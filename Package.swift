@@ -25,7 +25,8 @@ let package = Package(
             ]
         ),
 
-        // MARK: pure core (value types, no I/O, no clock)
+        // MARK: core (value types, no clock, no threads; MapData alone does file I/O: it maps the
+        // .tmap into memory, writes it (MapWriter) and checks its sections with zlib's CRC-32)
         .target(name: "Geo"),
         .target(name: "JSONLines"),
         .target(name: "MapData", dependencies: ["Geo", "CZlib"]),

@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 import MapData
 
@@ -34,7 +35,7 @@ final class Contractor {
     private var dist: [UInt32]
     private var stamp: [UInt32]
     private var generation: UInt32 = 0
-    private var heap = WitnessHeap()
+    private var heap = BinaryHeap<UInt32>()
     /// Settled-node limits of witness searches: small when estimating, larger when contracting.
     var estimateLimit = 60
     var contractLimit = 400
@@ -179,70 +180,11 @@ final class Contractor {
     }
 }
 
-/// Binary heap of (key, node) for witness searches.
-struct WitnessHeap {
-    private var keys: [UInt32] = []
-    private var nodes: [UInt32] = []
-    mutating func removeAll() { keys.removeAll(keepingCapacity: true); nodes.removeAll(keepingCapacity: true) }
-    mutating func push(_ k: UInt32, _ v: UInt32) {
-        keys.append(k); nodes.append(v)
-        var i = keys.count - 1
-        while i > 0 {
-            let p = (i - 1) / 2
-            if keys[p] <= keys[i] { break }
-            keys.swapAt(p, i); nodes.swapAt(p, i); i = p
-        }
-    }
-    mutating func pop() -> (UInt32, UInt32)? {
-        guard !keys.isEmpty else { return nil }
-        let top = (keys[0], nodes[0])
-        let lk = keys.removeLast(), ln = nodes.removeLast()
-        if !keys.isEmpty {
-            keys[0] = lk; nodes[0] = ln
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < keys.count && keys[l] < keys[m] { m = l }
-                if r < keys.count && keys[r] < keys[m] { m = r }
-                if m == i { break }
-                keys.swapAt(m, i); nodes.swapAt(m, i); i = m
-            }
-        }
-        return top
-    }
-}
-
-/// Min-priority queue of nodes for the contraction order (ties by node id, deterministic).
+/// Min-priority queue of nodes for the contraction order, ties by node id (deterministic): the
+/// one heap with the priority and the node folded into its key.
 struct PriorityQueue {
-    private var items: [(Int32, UInt32)] = []
-    var peekPriority: Int32? { items.first?.0 }
-    private func less(_ a: (Int32, UInt32), _ b: (Int32, UInt32)) -> Bool { a.0 < b.0 || (a.0 == b.0 && a.1 < b.1) }
-    mutating func push(_ p: Int32, _ v: UInt32) {
-        items.append((p, v))
-        var i = items.count - 1
-        while i > 0 {
-            let q = (i - 1) / 2
-            if !less(items[i], items[q]) { break }
-            items.swapAt(q, i); i = q
-        }
-    }
-    mutating func pop() -> (Int32, UInt32)? {
-        guard !items.isEmpty else { return nil }
-        let top = items[0]
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < items.count && less(items[l], items[m]) { m = l }
-                if r < items.count && less(items[r], items[m]) { m = r }
-                if m == i { break }
-                items.swapAt(m, i); i = m
-            }
-        }
-        return top
-    }
+    private var heap = BinaryHeap<Int64>()
+    var peekPriority: Int32? { heap.topKey.map { Int32(truncatingIfNeeded: $0 >> 32) } }
+    mutating func push(_ p: Int32, _ v: UInt32) { heap.push(Int64(p) << 32 | Int64(v), v) }
+    mutating func pop() -> (Int32, UInt32)? { heap.pop().map { (Int32(truncatingIfNeeded: $0.0 >> 32), $0.1) } }
 }

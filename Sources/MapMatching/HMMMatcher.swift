@@ -273,7 +273,7 @@ struct PathFinder {
     private var dist: [Double]
     private var stamp: [UInt32]
     private var generation: UInt32 = 0
-    private var heap: [(Double, UInt32)] = []
+    private var heap = BinaryHeap<Double>()
     /// The last search's origin node and limit, so several targets share one search.
     private var lastSource: (node: UInt32, limit: Double, gen: UInt32)?
 
@@ -281,36 +281,6 @@ struct PathFinder {
         self.map = map
         dist = [Double](repeating: 0, count: map.nodeCount)
         stamp = [UInt32](repeating: 0, count: map.nodeCount)
-    }
-
-    /// Binary min-heap on distance.
-    private mutating func push(_ d: Double, _ v: UInt32) {
-        heap.append((d, v))
-        var i = heap.count - 1
-        while i > 0 {
-            let p = (i - 1) / 2
-            if heap[p].0 <= heap[i].0 { break }
-            heap.swapAt(p, i)
-            i = p
-        }
-    }
-
-    private mutating func popMin() -> (Double, UInt32)? {
-        guard let last = heap.popLast() else { return nil }
-        guard !heap.isEmpty else { return last }
-        let top = heap[0]
-        heap[0] = last
-        var i = 0
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var m = i
-            if l < heap.count, heap[l].0 < heap[m].0 { m = l }
-            if r < heap.count, heap[r].0 < heap[m].0 { m = r }
-            if m == i { break }
-            heap.swapAt(i, m)
-            i = m
-        }
-        return top
     }
 
     /// Metres from a to b driving forward, nil beyond `limit` or unreachable.
@@ -336,11 +306,11 @@ struct PathFinder {
         }
         generation &+= 1
         if generation == 0 { stamp = [UInt32](repeating: 0, count: stamp.count); generation = 1 }
-        heap.removeAll(keepingCapacity: true)
+        heap.removeAll()
         dist[Int(s)] = 0
         stamp[Int(s)] = generation
-        push(0, s)
-        while let (d, u) = popMin() {
+        heap.push(0, s)
+        while let (d, u) = heap.pop() {
             if d > dist[Int(u)] { continue }
             for k in map.outgoingRange(u) {
                 let e = map.outgoingEdge(at: k)
@@ -349,7 +319,7 @@ struct PathFinder {
                 if nd <= limit, stamp[Int(v)] != generation || nd < dist[Int(v)] {
                     stamp[Int(v)] = generation
                     dist[Int(v)] = nd
-                    push(nd, v)
+                    heap.push(nd, v)
                 }
             }
         }

@@ -404,7 +404,7 @@ struct SearchSpace {
     private var stamp: [UInt32]
     private var settled: [UInt32]
     private var generation: UInt32 = 0
-    private var heap = MinHeap()
+    private var heap = BinaryHeap<Int64>()
     /// Nodes reached since the last reset (for alternative-route candidates).
     private(set) var touched: [UInt32] = []
     var recordTouched = false
@@ -456,43 +456,5 @@ struct SearchSpace {
             return (d, u)
         }
         return nil
-    }
-}
-
-/// A binary min-heap of (key, node).
-struct MinHeap {
-    private var keys: [Int64] = []
-    private var nodes: [UInt32] = []
-    var topKey: Int64? { keys.first }
-    mutating func removeAll() { keys.removeAll(keepingCapacity: true); nodes.removeAll(keepingCapacity: true) }
-    mutating func push(_ key: Int64, _ node: UInt32) {
-        keys.append(key); nodes.append(node)
-        var i = keys.count - 1
-        while i > 0 {
-            let p = (i - 1) / 2
-            if keys[p] <= keys[i] { break }
-            keys.swapAt(p, i); nodes.swapAt(p, i)
-            i = p
-        }
-    }
-    mutating func pop() -> (Int64, UInt32)? {
-        guard !keys.isEmpty else { return nil }
-        let top = (keys[0], nodes[0])
-        let lastK = keys.removeLast(), lastN = nodes.removeLast()
-        if !keys.isEmpty {
-            keys[0] = lastK; nodes[0] = lastN
-            var i = 0
-            let n = keys.count
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < n && keys[l] < keys[m] { m = l }
-                if r < n && keys[r] < keys[m] { m = r }
-                if m == i { break }
-                keys.swapAt(m, i); nodes.swapAt(m, i)
-                i = m
-            }
-        }
-        return top
     }
 }

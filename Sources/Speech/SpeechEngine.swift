@@ -68,9 +68,6 @@ public final class SpeechEngine: Sendable {
         wake.signal()
     }
 
-    /// Drops prompts not yet started (e.g. when a newer, more urgent one replaces them).
-    public func cancelPending() { state.withLock { $0.queue.removeAll() } }
-
     /// Stops the prompt being said (within a tenth of a second of audio) and drops the queued
     /// ones: they no longer apply (the car has left the route they were for).
     public func interrupt() {

@@ -66,9 +66,6 @@ final class SpeechSynthesizer {
         currentVoice = name
     }
 
-    /// Speaking rate in words per minute (espeak-ng default 175).
-    func setRate(_ wpm: Int) { espeak_SetParameter(espeakRATE, Int32(wpm), 0) }
-
     /// Renders `text`; returns its samples at `sampleRate`.
     func synthesize(_ text: String) throws -> [Int16] {
         let sink = Sink()

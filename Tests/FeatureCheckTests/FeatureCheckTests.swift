@@ -198,9 +198,8 @@ import Testing
     }
 
     /// Issue #3's bar: at least 90% of the rows of these OSRM car files pass.
-    @Test(arguments: ["oneway", "restrictions", "multi_via_restrictions", "access", "maxspeed", "barrier", "physical_limitation"])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: ["oneway", "restrictions", "multi_via_restrictions", "access", "maxspeed", "barrier", "physical_limitation"])
     func osrmCarFeatures(name: String) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()
         defer { dir.remove() }
         let r = FeatureRunner(workDirectory: dir.path).run(path: SharedData.path("osrm-features/car/\(name).feature"))
@@ -210,10 +209,9 @@ import Testing
     }
 
     /// Issue #5's bar on OSRM's guidance scenarios: at least 90% of the rows of these files pass.
-    @Test(arguments: [("roundabout", 0.9), ("rotary", 0.9), ("continue", 0.9), ("ramp", 0.9), ("motorway", 0.9),
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: [("roundabout", 0.9), ("rotary", 0.9), ("continue", 0.9), ("ramp", 0.9), ("motorway", 0.9),
                       ("intersections", 0.9), ("turn-angles", 0.9)])
     func osrmGuidanceFeatures(name: String, bar: Double) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()
         defer { dir.remove() }
         let r = FeatureRunner(workDirectory: dir.path).run(path: SharedData.path("osrm-features/guidance/\(name).feature"))
@@ -225,8 +223,7 @@ import Testing
     /// And over every file of guidance/: at least 92% of the rows a car profile can express
     /// (issue #23; 1320/1395 when set), and each file at 80% or more. The bicycle files' rows
     /// are not applicable: counted apart, never as passed.
-    @Test func osrmGuidanceOverall() throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func osrmGuidanceOverall() throws {
         let dir = TempDir()
         defer { dir.remove() }
         let runner = FeatureRunner(workDirectory: dir.path)

@@ -78,8 +78,7 @@ import Testing
         return out
     }
 
-    @Test func everyPlainLogThroughGpsd() async throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func everyPlainLogThroughGpsd() async throws {
         let logs = NMEALogTests.logs
         var outcomes = [Outcome]()
         // eight at a time: each is mostly waiting on gpsd

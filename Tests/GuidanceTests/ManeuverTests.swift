@@ -1101,8 +1101,7 @@ import Testing
     /// A road's direction at a junction is taken 20 m along it, not 20 m as the crow flies: round
     /// the spiral of Rue Plati (Monaco), the point 20 m away in a straight line lay back across the
     /// loop, and the left turn onto Avenue Crovetto-Frères came out as "continue onto".
-    @Test func directionsAreTakenAlongTheRoad() throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func directionsAreTakenAlongTheRoad() throws {
         let map = try TestMaps.extract("monaco")
         let from = Coordinate(latitude: 43.7330, longitude: 7.4150), to = Coordinate(latitude: 43.7329, longitude: 7.4162)
         let list = ManeuverBuilder(map: map).maneuvers(for: try Router(map: map).route([from, to]).legs[0], destination: to)

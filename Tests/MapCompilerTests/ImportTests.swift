@@ -10,9 +10,8 @@ import Testing
     static let extracts = ["monaco", "andorra", "liechtenstein", "heidelberg"]
 
     /// Every extract imports, opens, and holds a plausible road network.
-    @Test(arguments: extracts)
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: extracts)
     func importsExtract(name: String) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()
         defer { dir.remove() }
         let out = dir.file("\(name).tmap")
@@ -63,8 +62,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.file("x.tmap")))
     }
 
-    @Test func truncatedPBFIsRefused() throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func truncatedPBFIsRefused() throws {
         let dir = TempDir()
         defer { dir.remove() }
         let data = try Data(contentsOf: URL(fileURLWithPath: SharedData.path("osm/monaco.osm.pbf")))

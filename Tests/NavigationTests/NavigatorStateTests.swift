@@ -246,9 +246,8 @@ extension NavigatorStateTests {
     /// switch routes. (The roads ahead were timed whole, the road under the car included, against
     /// a route timed from the car: Andorra drive 10 and Vaduz drive 3 heard "a faster route has
     /// been found" every two minutes on the very same roads.)
-    @Test(arguments: [("andorra", [6, 1, 0]), ("liechtenstein", [2, 1, 6])])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: [("andorra", [6, 1, 0]), ("liechtenstein", [2, 1, 6])])
     func noFasterRouteWithoutTraffic(extract: String, drives: [Int]) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let queries = try BenchQueries.load(extract)
         var checks = 0

@@ -171,7 +171,7 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
     /// coming back onto the route at the turn, the car turned left where the route turns right,
     /// and "In 200 metres, at the end of the road, turn left onto L 600" for the road not taken
     /// was said a second before the off-route (heidelberg-0010, the drive that misses its 2nd turn).
-    @Test func noPromptForTheRouteLeftWhileItIsBeingLeft() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func noPromptForTheRouteLeftWhileItIsBeingLeft() throws {
         let h = try benchDrive("heidelberg", "heidelberg-0010", missing: 2)
         let offs = h.named("offRoute")
         #expect(!offs.isEmpty)
@@ -186,7 +186,7 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
     /// "now" prompt still fits after it; else the "now" prompt, names and all: "In 80 metres, turn
     /// slightly left onto Avenue de la Costa at Parking de la Costa" took 7 s at 30 km/h and the
     /// turn went by with no "now" prompt (monaco-0008, missing its 2nd turn).
-    @Test func firstPromptAfterARerouteLeavesRoomForTheTurn() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func firstPromptAfterARerouteLeavesRoomForTheTurn() throws {
         let h = try benchDrive("monaco", "monaco-0008", missing: 2)
         let rerouted = try #require(h.named("rerouted").first)
         let first = try #require(h.prompts.first { $0.time >= rerouted.time })

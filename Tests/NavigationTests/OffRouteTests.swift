@@ -176,9 +176,8 @@ extension OffRouteTests {
 /// Andorra and Monaco), the first fixes after it once raised false off-routes. None now, and
 /// every drive arrives.
 @Suite struct TunnelExitTests {
-    @Test(arguments: [("andorra", [31, 55, 3]), ("monaco", [1, 2, 43]), ("liechtenstein", [32, 5])])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: [("andorra", [31, 55, 3]), ("monaco", [1, 2, 43]), ("liechtenstein", [32, 5])])
     func noOffRouteAfterATunnel(extract: String, drives: [Int]) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let queries = try BenchQueries.load(extract)
         for i in drives {

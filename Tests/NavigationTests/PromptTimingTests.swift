@@ -130,9 +130,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [50.0, 90.0, 130.0])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: [50.0, 90.0, 130.0])
     func cityRoutesPromptsEndBeforeTheManeuver(kmh: Double) throws {
-        guard SharedData.isAvailable else { print(SharedData.missingMessage); return }
         let map = try TestMaps.extract("heidelberg")
         let queries = try BenchQueries.load("heidelberg").prefix(12)
         var nowPrompts = 0, announced = 0, total = 0
@@ -161,9 +160,8 @@ import Testing
 /// announced before the car reaches it, and "you have arrived" must not come while a turn is
 /// still ahead, nor while the last turn's prompt is still being said.
 @Suite struct NoisyDrivePromptTests {
-    @Test(arguments: ["heidelberg", "monaco", "andorra"])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: ["heidelberg", "monaco", "andorra"])
     func everyManeuverIsAnnouncedAndArrivalComesLast(extract: String) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let queries = try BenchQueries.load(extract).prefix(10)
         var targets = 0, announced = 0, silent = [String](), repeats = 0, warnedDrives = 0, reminders = 0
@@ -262,7 +260,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
 /// driver first hears of the destination on reaching it. (Dropped when it fell due in those
 /// moments, neither was said on these drives.)
 @Suite struct ThenReminderTests {
-    @Test(arguments: [("monaco", "monaco-0033"), ("liechtenstein", "liechtenstein-0050")])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: [("monaco", "monaco-0033"), ("liechtenstein", "liechtenstein-0050")])
     func reminderOfAThenWaitsForItsMoment(extract: String, id: String) throws {
         let h = try benchDrive(extract, id)
         let timed = h.timedPrompts
@@ -293,7 +291,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
 /// said (heidelberg-0010), "Turn slightly right onto Zwischenbäch, then you will reach your
 /// destination" ran 0.5 s into it (liechtenstein-0007).
 @Suite struct LastTurnPromptTests {
-    @Test(arguments: [("heidelberg", "heidelberg-0010"), ("liechtenstein", "liechtenstein-0007")])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: [("heidelberg", "heidelberg-0010"), ("liechtenstein", "liechtenstein-0007")])
     func lastTurnPromptEndsBeforeTheArrival(extract: String, id: String) throws {
         let h = try benchDrive(extract, id)
         let timed = h.timedPrompts
@@ -346,8 +344,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
 /// names ("turn left") and "…, then turn left" are whole sentences (no placeholder left empty,
 /// no "to stay on ." without its name), and so is "…, then you will reach your destination".
 @Suite struct ShortFormTests {
-    @Test func shortFormsAreWholeSentencesInEveryLanguage() throws {
-        guard SharedData.isAvailable else { print(SharedData.missingMessage); return }
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func shortFormsAreWholeSentencesInEveryLanguage() throws {
         let map = try TestMaps.extract("heidelberg")
         let router = try Router(map: map)
         var maneuvers = [Maneuver]()

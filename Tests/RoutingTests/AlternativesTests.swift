@@ -8,8 +8,7 @@ import Testing
 @Suite struct AlternativesTests {
     /// Alternatives are real routes (connected, no edge twice), at most 25% slower, sharing at
     /// most 80% with the fastest; a reasonable one exists for many city queries.
-    @Test func alternativesOnHeidelberg() throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func alternativesOnHeidelberg() throws {
         let m = try TestMaps.extract("heidelberg")
         let router = Router(map: m)
         var withAlternative = 0

@@ -9,9 +9,8 @@ import Testing
 @Suite struct HierarchyTests {
     /// The upward bidirectional search on the contraction hierarchy finds exactly the cost a plain
     /// Dijkstra over the whole edge-based graph finds, for random pairs on a real map.
-    @Test(arguments: ["monaco", "heidelberg"])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: ["monaco", "heidelberg"])
     func hierarchyAgreesWithPlainDijkstra(extract: String) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let router = Router(map: m)
         var rng = SeededRandom(seed: 11)

@@ -113,9 +113,8 @@ import Testing
 
     /// Every benchmark query of every extract gets a route; lengths agree with Valhalla's on most
     /// (issue #3 raises the bar to 90% within 10%; the differences left are explained there).
-    @Test(arguments: ["monaco", "andorra", "liechtenstein", "heidelberg"])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: ["monaco", "andorra", "liechtenstein", "heidelberg"])
     func answersEveryBenchmarkQuery(extract: String) throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let m = try TestMaps.extract(extract)
         let router = Router(map: m)
         let queries = try BenchQueries.load(extract)

@@ -30,9 +30,8 @@ import Testing
     }
 
     /// `tern import` succeeds on every extract and `tern route` answers every benchmark query.
-    @Test(arguments: ["monaco", "andorra", "liechtenstein", "heidelberg"])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: ["monaco", "andorra", "liechtenstein", "heidelberg"])
     func importAndRouteEveryQuery(extract: String) async throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()
         defer { dir.remove() }
         let map = dir.file("\(extract).tmap")

@@ -33,8 +33,7 @@ import Testing
     }
 
     /// GraphHopper issue 70 (Novi Sad): the streets in driving order.
-    @Test func noviSadStreets() async throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func noviSadStreets() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let map = try TestMaps.shared("traces/novi-sad/issue-70.osm.pbf")
@@ -47,8 +46,7 @@ import Testing
 
     /// GraphHopper issue 13 (Istanbul): the matched length within 2.5 m of the track's; issue
     /// 127: two identical points match without failing, a path of length 0.
-    @Test func istanbulLengthsAndIdenticalPoints() async throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func istanbulLengthsAndIdenticalPoints() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let map = try TestMaps.shared("traces/istanbul/map-issue13.osm.pbf")
@@ -69,8 +67,7 @@ import Testing
     /// near Soldeu; on the map it runs along CG-3 (Carretera General) at les Salines, north of
     /// Ordino, and turns onto the unnamed secondary road towards el Serrat at OSM node 51582530;
     /// that is what is checked here.
-    @Test func andorraNoDeadEndDetours() async throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func andorraNoDeadEndDetours() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let map = try TestMaps.extract("andorra")
@@ -92,8 +89,7 @@ import Testing
 
     /// GPX 1.0, Barefoot JSON and GPX without milliseconds parse; a file with only a route and
     /// waypoints, or without track points, is refused with a clear message.
-    @Test func traceFormatsAndRefusals() async throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func traceFormatsAndRefusals() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let map = try TestMaps.demoTown()  // far away from every trace: nothing matches, everything parses
@@ -150,9 +146,8 @@ import Testing
 
     /// The issue's accuracy targets on simulated 1 Hz drives with receiver noise on every extract
     /// (a sample of drives here; `scripts/bench.sh` runs all 100 per extract and Valhalla beside).
-    @Test(arguments: ["monaco", "andorra", "liechtenstein", "heidelberg"])
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: ["monaco", "andorra", "liechtenstein", "heidelberg"])
     func benchMatchMeetsTargets(extract: String) async throws {
-        try #require(SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))
         let dir = TempDir()
         defer { dir.remove() }
         let map = try TestMaps.extract(extract)
