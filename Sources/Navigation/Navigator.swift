@@ -258,6 +258,11 @@ public struct Navigator: Sendable {
             guard let req = pending, req.id == id else { break }
             pending = nil
             retry.failed(time: time, at: lastPosition?.coordinate ?? req.origin)
+            if retry.failures == RouteRetry.freeFailures {
+                // said once as the back-off begins (a track, a closed road, off the map): the
+                // driver knows Tern is still trying, and is not told again until a route is found
+                speak(Prompt(text: text.message("prompt.no_route"), locale: config.locale, kind: .now, maneuver: nil), time: time, &out)
+            }
             if req.reason == .reroute {
                 out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: error))))
                 phase = guidance == nil ? .freeDrive : .offRoute

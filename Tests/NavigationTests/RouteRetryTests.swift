@@ -31,6 +31,8 @@ import Testing
         // three at once, then after 10, 20, 40 ... s or 150 m driven: a handful, not one a fix
         #expect(n >= 3 && n <= 12, "\(n) requests in \(span) s")
         #expect(h.named("rerouteFailed").count == n)
+        // said once, as the back-off began: not once a failure
+        #expect(h.spoken.map(\.text) == ["No route from here, still trying."])
         // and a route found ends the back-off: the next position asks again at once
         let last = try #require(fixes.prefix(121).last)
         h.answerRoutes = true

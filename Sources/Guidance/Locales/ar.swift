@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "تم العثور على مسار أسرع",
       "prompt.uturn_when_possible": "استدر للخلف عندما يكون ذلك ممكنًا",
       "prompt.gps_lost": "فُقدت إشارة تحديد المواقع",
+      "prompt.no_route": "لا يوجد مسار من هنا، جارٍ إعادة المحاولة",
       "prompt.gps_recovered": "عادت إشارة تحديد المواقع",
       "distance.m": "{n} متر",
       "distance.km.one": "كيلومتر واحد",

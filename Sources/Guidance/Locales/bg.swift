@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "Намерен е по-бърз маршрут",
       "prompt.uturn_when_possible": "Направете обратен завой, когато е възможно",
       "prompt.gps_lost": "Сигналът от GPS е изгубен",
+      "prompt.no_route": "Няма маршрут оттук, продължавам да търся",
       "prompt.gps_recovered": "Сигналът от GPS е възстановен",
       "distance.m": "{n} метра",
       "distance.km.one": "един километър",

@@ -132,6 +132,7 @@ extension LocaleTables {
       "prompt.faster_route": "Byla nalezena rychlejší trasa",
       "prompt.uturn_when_possible": "Jakmile to bude možné, proveďte otočku",
       "prompt.gps_lost": "Signál GPS ztracen",
+      "prompt.no_route": "Odsud nevede žádná trasa, zkouším to dál",
       "prompt.gps_recovered": "Signál GPS obnoven",
       "distance.m": "{n} metrů",
       "distance.km.one": "jeden kilometr",

@@ -119,6 +119,7 @@ extension LocaleTables {
       "prompt.faster_route": "Der er fundet en hurtigere rute",
       "prompt.uturn_when_possible": "Foretag en U-vending, når det er muligt",
       "prompt.gps_lost": "GPS-signalet er mistet",
+      "prompt.no_route": "Ingen rute herfra, prøver fortsat",
       "prompt.gps_recovered": "GPS-signalet er fundet igen",
       "distance.m": "{n} meter",
       "distance.km.one": "en kilometer",

@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "Es wurde eine schnellere Route gefunden",
       "prompt.uturn_when_possible": "Wenn möglich, bitte wenden",
       "prompt.gps_lost": "GPS-Signal verloren",
+      "prompt.no_route": "Von hier aus keine Route, ich versuche es weiter",
       "prompt.gps_recovered": "GPS-Signal wieder empfangen",
       "distance.m": "{n} Metern",
       "distance.km.one": "einem Kilometer",

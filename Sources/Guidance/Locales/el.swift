@@ -120,6 +120,7 @@ extension LocaleTables {
       "prompt.faster_route": "Βρέθηκε ταχύτερη διαδρομή",
       "prompt.uturn_when_possible": "Κάντε αναστροφή όταν είναι δυνατόν",
       "prompt.gps_lost": "Το σήμα GPS χάθηκε",
+      "prompt.no_route": "Δεν υπάρχει διαδρομή από εδώ, συνεχίζω να προσπαθώ",
       "prompt.gps_recovered": "Το σήμα GPS αποκαταστάθηκε",
       "distance.m": "{n} μέτρα",
       "distance.km.one": "ένα χιλιόμετρο",

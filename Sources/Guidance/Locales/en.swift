@@ -124,6 +124,7 @@ extension LocaleTables {
       "prompt.faster_route": "A faster route has been found",
       "prompt.uturn_when_possible": "Make a U-turn when possible",
       "prompt.gps_lost": "GPS signal lost",
+      "prompt.no_route": "No route from here, still trying",
       "prompt.gps_recovered": "GPS signal found",
       "distance.m": "{n} metres",
       "distance.km.one": "1 kilometre",

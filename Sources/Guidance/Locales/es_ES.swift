@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "Se ha encontrado una ruta más rápida",
       "prompt.uturn_when_possible": "Cambie de sentido cuando sea posible",
       "prompt.gps_lost": "Se ha perdido la señal GPS",
+      "prompt.no_route": "No hay ruta desde aquí, sigo intentándolo",
       "prompt.gps_recovered": "Se ha recuperado la señal GPS",
       "distance.m": "{n} metros",
       "distance.km.one": "un kilómetro",

@@ -121,6 +121,7 @@ extension LocaleTables {
       "prompt.faster_route": "Leiti kiirem marsruut",
       "prompt.uturn_when_possible": "Võimaluse korral tehke tagasipööre",
       "prompt.gps_lost": "GPS-signaal kadus",
+      "prompt.no_route": "Siit ei leidu marsruuti, proovin edasi",
       "prompt.gps_recovered": "GPS-signaal taastus",
       "distance.m": "{n} meetrit",
       "distance.km.one": "üks kilomeeter",

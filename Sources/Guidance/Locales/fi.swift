@@ -124,6 +124,7 @@ extension LocaleTables {
       "prompt.faster_route": "Löytyi nopeampi reitti",
       "prompt.uturn_when_possible": "Tee U-käännös, kun se on mahdollista",
       "prompt.gps_lost": "GPS-signaali katosi",
+      "prompt.no_route": "Täältä ei löydy reittiä, yritän edelleen",
       "prompt.gps_recovered": "GPS-signaali löytyi",
       "distance.m": "{n} metrin",
       "distance.km.one": "yhden kilometrin",

@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "Un itinéraire plus rapide a été trouvé",
       "prompt.uturn_when_possible": "Faites demi-tour dès que possible",
       "prompt.gps_lost": "Signal GPS perdu",
+      "prompt.no_route": "Aucun itinéraire depuis ici, nouvel essai en cours",
       "prompt.gps_recovered": "Signal GPS retrouvé",
       "distance.m": "{n} mètres",
       "distance.km.one": "un kilomètre",

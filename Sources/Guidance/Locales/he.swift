@@ -126,6 +126,7 @@ extension LocaleTables {
       "prompt.faster_route": "נמצא מסלול מהיר יותר",
       "prompt.uturn_when_possible": "בצעו פניית פרסה כשניתן",
       "prompt.gps_lost": "קליטת GPS אבדה",
+      "prompt.no_route": "אין מסלול מכאן, ממשיך לנסות",
       "prompt.gps_recovered": "קליטת GPS חזרה",
       "distance.m": "{n} מטר",
       "distance.km.one": "קילומטר אחד",

@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "एक तेज़ रास्ता मिल गया है",
       "prompt.uturn_when_possible": "जहाँ संभव हो, यू-टर्न लें",
       "prompt.gps_lost": "जीपीएस सिग्नल खो गया है",
+      "prompt.no_route": "यहाँ से कोई मार्ग नहीं मिला, प्रयास जारी है",
       "prompt.gps_recovered": "जीपीएस सिग्नल फिर से मिल गया है",
       "distance.m": "{n} मीटर",
       "distance.km.one": "एक किलोमीटर",

@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "Gyorsabb útvonalat találtam",
       "prompt.uturn_when_possible": "Amint lehetséges, forduljon vissza",
       "prompt.gps_lost": "Megszűnt a GPS-jel",
+      "prompt.no_route": "Innen nincs útvonal, tovább próbálkozom",
       "prompt.gps_recovered": "Helyreállt a GPS-jel",
       "distance.m": "{n} méter",
       "distance.km.one": "egy kilométer",

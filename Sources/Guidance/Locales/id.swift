@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "Ditemukan rute yang lebih cepat",
       "prompt.uturn_when_possible": "Putar balik jika memungkinkan",
       "prompt.gps_lost": "Sinyal GPS hilang",
+      "prompt.no_route": "Tidak ada rute dari sini, terus mencoba",
       "prompt.gps_recovered": "Sinyal GPS ditemukan kembali",
       "distance.m": "{n} meter",
       "distance.km.one": "satu kilometer",

@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "È stato trovato un percorso più veloce",
       "prompt.uturn_when_possible": "Fai inversione a U appena possibile",
       "prompt.gps_lost": "Segnale GPS perso",
+      "prompt.no_route": "Nessun percorso da qui, continuo a provare",
       "prompt.gps_recovered": "Segnale GPS ritrovato",
       "distance.m": "{n} metri",
       "distance.km.one": "un chilometro",

@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "より はやい ルートが みつかりました",
       "prompt.uturn_when_possible": "かのうな ところで ユーターン して ください",
       "prompt.gps_lost": "ジーピーエスの じゅしんが とぎれました",
+      "prompt.no_route": "ここからの ルートが みつかりません。さがしつづけます",
       "prompt.gps_recovered": "ジーピーエスの じゅしんが かいふく しました",
       "distance.m": "{n}メートル",
       "distance.km.one": "いちキロメートル",

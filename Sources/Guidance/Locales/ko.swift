@@ -120,6 +120,7 @@ extension LocaleTables {
       "prompt.faster_route": "더 빠른 경로를 찾았습니다",
       "prompt.uturn_when_possible": "가능한 곳에서 유턴하세요",
       "prompt.gps_lost": "GPS 신호가 끊겼습니다",
+      "prompt.no_route": "여기에서 갈 수 있는 경로가 없습니다. 계속 찾고 있습니다",
       "prompt.gps_recovered": "GPS 신호가 다시 잡혔습니다",
       "distance.m": "{n}미터",
       "distance.km.one": "1킬로미터",

@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "Илүү хурдан маршрут олдлоо",
       "prompt.uturn_when_possible": "Боломжтой үед эргэж буцна уу",
       "prompt.gps_lost": "GPS дохио тасарлаа",
+      "prompt.no_route": "Эндээс чиглэл олдсонгүй, үргэлжлүүлэн хайж байна",
       "prompt.gps_recovered": "GPS дохио сэргэлээ",
       "distance.m": "{n} метр",
       "distance.km.one": "нэг километр",

@@ -119,6 +119,7 @@ extension LocaleTables {
       "prompt.faster_route": "Fant en raskere rute",
       "prompt.uturn_when_possible": "Ta en U-sving når det er mulig",
       "prompt.gps_lost": "GPS-signalet er borte",
+      "prompt.no_route": "Ingen rute herfra, prøver fortsatt",
       "prompt.gps_recovered": "GPS-signalet er tilbake",
       "distance.m": "{n} meter",
       "distance.km.one": "én kilometer",

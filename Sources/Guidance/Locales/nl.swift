@@ -119,6 +119,7 @@ extension LocaleTables {
       "prompt.faster_route": "Er is een snellere route gevonden",
       "prompt.uturn_when_possible": "Keer om zodra het mogelijk is",
       "prompt.gps_lost": "GPS-signaal verloren",
+      "prompt.no_route": "Geen route vanaf hier, ik blijf het proberen",
       "prompt.gps_recovered": "GPS-signaal hersteld",
       "distance.m": "{n} meter",
       "distance.km.one": "één kilometer",

@@ -125,6 +125,7 @@ extension LocaleTables {
       "prompt.faster_route": "Znaleziono szybszą trasę",
       "prompt.uturn_when_possible": "Zawróć, gdy będzie to możliwe",
       "prompt.gps_lost": "Utracono sygnał GPS",
+      "prompt.no_route": "Brak trasy z tego miejsca, nadal próbuję",
       "prompt.gps_recovered": "Odzyskano sygnał GPS",
       "distance.m": "{n} metrów",
       "distance.km.one": "kilometr",

@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "Foi encontrada uma rota mais rápida",
       "prompt.uturn_when_possible": "Faça o retorno quando for possível",
       "prompt.gps_lost": "Sinal de GPS perdido",
+      "prompt.no_route": "Nenhuma rota a partir daqui, continuando a tentar",
       "prompt.gps_recovered": "Sinal de GPS recuperado",
       "distance.m": "{n} metros",
       "distance.km.one": "um quilômetro",

@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "A fost găsit un traseu mai rapid",
       "prompt.uturn_when_possible": "Întoarceți-vă când este posibil",
       "prompt.gps_lost": "Semnalul GPS a fost pierdut",
+      "prompt.no_route": "Nu există traseu de aici, încerc în continuare",
       "prompt.gps_recovered": "Semnalul GPS a fost restabilit",
       "distance.m": "{n} de metri",
       "distance.km.one": "un kilometru",

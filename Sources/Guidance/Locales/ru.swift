@@ -125,6 +125,7 @@ extension LocaleTables {
       "prompt.faster_route": "Найден более быстрый маршрут",
       "prompt.uturn_when_possible": "При первой возможности развернитесь",
       "prompt.gps_lost": "Сигнал GPS потерян",
+      "prompt.no_route": "Отсюда нет маршрута, продолжаю поиск",
       "prompt.gps_recovered": "Сигнал GPS восстановлен",
       "distance.m": "{n} метров",
       "distance.km.one": "километр",

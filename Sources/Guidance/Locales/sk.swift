@@ -132,6 +132,7 @@ extension LocaleTables {
       "prompt.faster_route": "Našla sa rýchlejšia trasa",
       "prompt.uturn_when_possible": "Keď to bude možné, otočte sa",
       "prompt.gps_lost": "Signál GPS sa stratil",
+      "prompt.no_route": "Odtiaľto nevedie žiadna trasa, skúšam ďalej",
       "prompt.gps_recovered": "Signál GPS je obnovený",
       "distance.m": "{n} metrov",
       "distance.km.one": "jeden kilometer",

@@ -125,6 +125,7 @@ extension LocaleTables {
       "prompt.faster_route": "Najdena je hitrejša pot",
       "prompt.uturn_when_possible": "Ko bo mogoče, se obrnite",
       "prompt.gps_lost": "Signal GPS je izgubljen",
+      "prompt.no_route": "Od tod ni poti, še naprej poskušam",
       "prompt.gps_recovered": "Signal GPS je spet na voljo",
       "distance.m": "{n} metrov",
       "distance.km.one": "en kilometer",

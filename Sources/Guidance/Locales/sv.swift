@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "En snabbare rutt har hittats",
       "prompt.uturn_when_possible": "Gör en U-sväng när det är möjligt",
       "prompt.gps_lost": "GPS-signalen har försvunnit",
+      "prompt.no_route": "Ingen rutt härifrån, försöker fortfarande",
       "prompt.gps_recovered": "GPS-signalen är tillbaka",
       "distance.m": "{n} meter",
       "distance.km.one": "en kilometer",

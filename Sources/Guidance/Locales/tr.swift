@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "Daha hızlı bir rota bulundu",
       "prompt.uturn_when_possible": "Mümkün olduğunda U dönüşü yapın",
       "prompt.gps_lost": "GPS sinyali kayboldu",
+      "prompt.no_route": "Buradan rota yok, denemeye devam ediliyor",
       "prompt.gps_recovered": "GPS sinyali yeniden alındı",
       "distance.m": "{n} metre",
       "distance.km.one": "bir kilometre",

@@ -125,6 +125,7 @@ extension LocaleTables {
       "prompt.faster_route": "Знайдено швидший маршрут",
       "prompt.uturn_when_possible": "Розверніться, щойно це буде можливо",
       "prompt.gps_lost": "Сигнал GPS втрачено",
+      "prompt.no_route": "Звідси немає маршруту, продовжую пошук",
       "prompt.gps_recovered": "Сигнал GPS відновлено",
       "distance.m": "{n} метрів",
       "distance.km.one": "один кілометр",

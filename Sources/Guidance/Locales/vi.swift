@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.faster_route": "Đã tìm thấy lộ trình nhanh hơn",
       "prompt.uturn_when_possible": "Quay đầu khi có thể",
       "prompt.gps_lost": "Mất tín hiệu GPS",
+      "prompt.no_route": "Không có lộ trình từ đây, đang tiếp tục thử",
       "prompt.gps_recovered": "Đã có lại tín hiệu GPS",
       "distance.m": "{n} mét",
       "distance.km.one": "một ki-lô-mét",

@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.faster_route": "已为您找到更快的路线",
       "prompt.uturn_when_possible": "请在条件允许时掉头",
       "prompt.gps_lost": "卫星定位信号丢失",
+      "prompt.no_route": "从这里没有可用路线，正在继续尝试",
       "prompt.gps_recovered": "卫星定位信号已恢复",
       "distance.m": "{n}米",
       "distance.km.one": "一公里",
