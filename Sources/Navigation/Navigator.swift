@@ -270,6 +270,8 @@ public struct Navigator: Sendable {
                 out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: error))))
                 phase = .freeDrive
             }
+        case .speechStarted, .speechEnded:
+            noteSpeech(input)
         case let .trafficChanged(time):
             if let g = guidance, let p = lastPosition, pending == nil, phase == .tracking {
                 lastTrafficCheck = time

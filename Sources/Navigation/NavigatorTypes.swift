@@ -99,6 +99,12 @@ public enum NavigatorInput: Sendable {
     case reroute(time: Double)
     /// Traffic changed (a file was loaded, a closure typed): check the route now.
     case trafficChanged(time: Double)
+    /// The speech thread's real timings, in drive time: a prompt's audio started and will end at
+    /// `endsAt` (its length is known once synthesised), or the speaker fell silent at `time`
+    /// (the prompt ended or was cut off, nothing queued). They replace the estimate from the
+    /// text's length, which only says when the next prompt may start.
+    case speechStarted(endsAt: Double)
+    case speechEnded(time: Double)
     /// The answer to a `.traffic` request: the best route under traffic (nil when there is none),
     /// and the time still to drive on the current route under traffic (nil: it is closed) and at
     /// free flow.

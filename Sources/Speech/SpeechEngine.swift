@@ -13,6 +13,9 @@ public enum SpeechOutput: Sendable, Equatable {
 
 /// What the speech thread reports back.
 public enum SpeechEvent: Sendable, Equatable {
+    /// A prompt's audio is about to play: it lasts `audioSeconds` (known once synthesised), so
+    /// the navigator knows when the speaker will be free.
+    case started(id: Int, audioSeconds: Double)
     /// A prompt was spoken: synthesis took `synthesisSeconds`, the audio lasts `audioSeconds`,
     /// and playback (including device start-up) took `playbackSeconds`.
     case spoken(id: Int, text: String, synthesisSeconds: Double, audioSeconds: Double, playbackSeconds: Double)
@@ -147,6 +150,7 @@ public final class SpeechEngine: Sendable {
                 }
                 openSink()
                 if let s = sink {
+                    handler(.started(id: u.id, audioSeconds: Double(samples.count) / Double(sampleRate)))
                     do {
                         let played = try s.play(samples, sampleRate: sampleRate, stop: cut)
                         if played < samples.count {

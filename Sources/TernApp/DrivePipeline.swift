@@ -62,7 +62,7 @@ final class DrivePipeline {
     func continueRoute() { feed(.navigator(.continueRoute(time: now))) }
     /// A new route from here (`reroute` on the console).
     func reroute() { feed(.navigator(.reroute(time: now))) }
-    /// A route answer from the worker.
+    /// A route answer from the worker, or the speech thread's timings.
     func answer(_ input: NavigatorInput) { feed(.navigator(input)) }
     /// The clock, in drive time (`DriveClock`).
     func tick(_ time: Double) { feed(.tick(time: time)) }

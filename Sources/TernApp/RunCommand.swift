@@ -102,6 +102,8 @@ enum RunCommand {
         case gps(GPSInputEvent)
         /// A route computed on the worker.
         case route(NavigatorInput)
+        /// What the speech thread did (its real timings go back to the navigator).
+        case speech(SpeechEvent)
         case consoleLine(String)
         case control(String, ControlServer.Connection)
         case tick
@@ -130,6 +132,7 @@ enum RunCommand {
             } else {
                 speech = SpeechEngine(output: .device(config.speech)) { e in
                     if case .outputUnavailable(let why) = e { printError("tern: speech: \(why)") }
+                    continuation.yield(.speech(e))
                 }
             }
         }
@@ -182,6 +185,14 @@ enum RunCommand {
                 pipeline.handle(e)
             case .route(let answer):
                 pipeline.answer(answer)
+            case .speech(let e):
+                // the speaker's real timings, in drive time (not the estimate from the text's length)
+                let now = clock.driveTime(monotonic: ProcessInfo.processInfo.systemUptime, wall: Date().timeIntervalSince1970)
+                switch e {
+                case .started(_, let audio): pipeline.answer(.speechStarted(endsAt: now + audio))
+                case .spoken, .interrupted, .failed: pipeline.answer(.speechEnded(time: now))
+                case .outputUnavailable: break
+                }
             case .consoleLine(let line):
                 let reply = handleCommand(line, pipeline: pipeline)
                 serial?.send(reply)

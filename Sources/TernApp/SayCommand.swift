@@ -23,7 +23,7 @@ enum SayCommand {
                 printError(String(format: "tern say: %.2f s of speech (synthesis %.0f ms, playback %.0f ms)", audio, synth * 1000, play * 1000))
             case let .failed(_, reason): throw CommandError(reason)
             case let .outputUnavailable(reason): throw CommandError(reason)
-            case .interrupted: break  // (nothing interrupts `say`)
+            case .interrupted, .started: break  // (nothing interrupts `say`)
             }
         }
         return 0

@@ -92,4 +92,36 @@ import Testing
         h.drive(Array(fixes[(i + 1)...]))
         #expect(h.navigator.phase == .arrived)
     }
+
+    /// The speech thread's real timings replace the estimate from the text's length: a prompt
+    /// that really plays for 40 s holds the next one back until it has ended, and a speaker that
+    /// fell silent early frees it at once.
+    @Test func realSpeechTimingsHoldTheNextPrompt() throws {
+        let m = try TestMaps.demoTown()
+        let fixes = try simulate(m, [DemoTown.start, DemoTown.destination])
+        func prompts(holdFor seconds: Double?) -> [Double] {
+            var h = Harness(map: m)
+            h.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
+            var held = false
+            for f in fixes {
+                h.drive([f])
+                if let s = seconds, !held, let first = h.prompts.first {
+                    h.apply(.speechStarted(endsAt: first.time + s))
+                    held = true
+                }
+            }
+            return h.prompts.map { $0.time - fixes[0].time }
+        }
+        let estimated = prompts(holdFor: nil), long = prompts(holdFor: 40)
+        #expect(estimated.count >= 3 && estimated[1] < 40)
+        #expect(long.dropFirst().allSatisfy { $0 >= 40 }, "\(long)")
+        // the speaker silent again at once: as with the estimate
+        var h = Harness(map: m)
+        h.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
+        h.drive([fixes[0]])
+        h.apply(.speechStarted(endsAt: fixes[0].time + 40))
+        h.apply(.speechEnded(time: fixes[0].time + 1))
+        h.drive(Array(fixes.dropFirst()))
+        #expect(h.prompts.map { $0.time - fixes[0].time } == estimated)
+    }
 }

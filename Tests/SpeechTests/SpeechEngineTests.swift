@@ -67,6 +67,10 @@ struct WAVContents {
         let spoken = events.all.compactMap { e -> Double? in if case let .spoken(_, _, _, audio, _) = e { return audio }; return nil }
         #expect(spoken.count == 1)
         #expect(abs((spoken.first ?? 0) - seconds) < 0.1)
+        // its length was reported as it began, before the end (the navigator's real timing)
+        let started = events.all.firstIndex { if case .started(_, let audio) = $0 { return abs(audio - (spoken.first ?? -1)) < 1e-9 }; return false }
+        let ended = events.all.firstIndex { if case .spoken = $0 { return true }; return false }
+        #expect(started != nil && ended != nil && started! < ended!)
     }
 
     @Test func wavFileCollectsEveryPrompt() throws {
