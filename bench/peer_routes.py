@@ -3,7 +3,8 @@
 
 For the first N benchmark queries of each extract, OSRM 26.10 (CH, car; query i even) or
 Valhalla 3.9.1 (auto; query i odd) gives its route; the full geometry is written to
-.bench/road/<extract>-peers.json as [[lat, lon], ...] per query. The simulated car then drives
+.bench/road/<extract>-peers.json as [[lat, lon], ...] per query, and the points every 250 m along
+it to .bench/road/<extract>-follow.json (queries for `tern bench-match --follow`). The simulated car then drives
 that route, not Tern's: where Tern would go another way, Tern sees an off-route and must cope.
 
 Run with the Valhalla venv (it has pyvalhalla; OSRM runs as osrm-routed from .bench/osrm-venv):
@@ -13,7 +14,7 @@ import argparse, json, pathlib, sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from osrm_peer import OsrmServer  # noqa: E402
-from polyline import decode  # noqa: E402
+from polyline import along, decode, vias_along  # noqa: E402
 from valhalla_turns import ensure_tiles  # noqa: E402
 
 ROOT = HERE.parent
@@ -51,4 +52,12 @@ for name in a.extracts.split(","):
         routes.append({"id": q.get("id", str(i)), "peer": peer, "from": s, "to": t, "shape": shape})
     osrm.close()
     (out_dir / f"{name}-peers.json").write_text(json.dumps({"extract": name, "routes": routes}))
+    # the same routes as query files for `tern bench-match --follow`: the points to drive through
+    # (every 250 m along the peer's line), so that its drives follow the peer, not Tern's router
+    follow = []
+    for r in routes:
+        if r["shape"]:
+            cum = along(r["shape"])
+            follow.append({"id": f"{r['id']}-{r['peer']}", "locations": [r["shape"][0]] + vias_along(r["shape"], cum, 0, cum[-1]) + [r["shape"][-1]]})
+    (out_dir / f"{name}-follow.json").write_text(json.dumps({"queries": follow}))
     print(f"{name}: {sum(1 for r in routes if r['shape'])} of {len(routes)} peer routes", file=sys.stderr)

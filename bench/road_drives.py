@@ -27,7 +27,7 @@ import argparse, bisect, datetime, glob, json, math, os, pathlib, subprocess, sy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from polyline import decode  # noqa: E402
+from polyline import along, decode, point_at, vias_along, xy  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--extracts", default="heidelberg,monaco,andorra,liechtenstein")
@@ -43,11 +43,6 @@ tern = str(ROOT / ".build/release/tern")
 
 def when(iso):
     return datetime.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
-
-
-def xy(p, lat0):
-    k = math.cos(math.radians(lat0))
-    return (math.radians(p[1]) * k * 6371008.8, math.radians(p[0]) * 6371008.8)
 
 
 def dist_to_line(p, line, course=None):
@@ -75,22 +70,6 @@ def off_line(p, shape):
     return dist_to_line([p["lat"], p["lon"]], shape, p["course"] if p["speed"] > 2 else None)
 
 
-def along(shape):
-    cum = [0.0]
-    for p, q in zip(shape, shape[1:]):
-        lat0 = p[0]
-        (ax, ay), (bx, by) = xy(p, lat0), xy(q, lat0)
-        cum.append(cum[-1] + math.hypot(bx - ax, by - ay))
-    return cum
-
-
-def point_at(shape, cum, s):
-    i = max(0, min(len(shape) - 2, bisect.bisect_right(cum, s) - 1))
-    seg = cum[i + 1] - cum[i]
-    f = 0 if seg == 0 else (s - cum[i]) / seg
-    return [shape[i][0] + f * (shape[i + 1][0] - shape[i][0]), shape[i][1] + f * (shape[i + 1][1] - shape[i][1])], i
-
-
 def offset(p, bearing_from, bearing_to, metres, side):
     """p moved `metres` square to the direction from->to, to the left (side -1) or right (+1)."""
     lat0 = p[0]
@@ -100,14 +79,6 @@ def offset(p, bearing_from, bearing_to, metres, side):
     nx, ny = dy / n * side, -dx / n * side
     k = math.cos(math.radians(lat0))
     return [p[0] + math.degrees(ny * metres / 6371008.8), p[1] + math.degrees(nx * metres / 6371008.8 / k)]
-
-
-def vias_along(shape, cum, start, end, step=250):
-    out, s = [], start + step
-    while s < end - 100:
-        out.append(point_at(shape, cum, s)[0])
-        s += step
-    return out
 
 
 def fmt(p):

@@ -10,7 +10,7 @@ import Positioning
 import Routing
 import Simulation
 
-/// `tern bench-match --map MAP --queries Q.json [--noise M] [--drives N] [--export DIR] [--free] [--json]`:
+/// `tern bench-match --map MAP --queries Q.json [--noise M] [--model road] [--follow] [--drives N] [--export DIR] [--free] [--json]`:
 /// simulated 1 Hz drives along routes of the query file with the receiver noise model (white
 /// noise, wandering bias, rare 30–60 m outliers), through the car's `DriveEngine` guided to the
 /// drive's end (`--free`: no destination, so no route prior); prints how often the right road was matched, the distance from the true
@@ -30,7 +30,8 @@ enum BenchMatchCommand {
     }
 
     static func run(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["map", "queries", "noise", "drives", "export", "seed", "passes"], switches: ["json", "free"])
+        let a = try Arguments(args, valued: ["map", "queries", "noise", "drives", "export", "seed", "passes", "model"],
+                              switches: ["json", "free", "follow"])
         let map: RoadMap
         do { map = try RoadMap(path: try a.require("map")) } catch { throw CommandError("\(error)") }
         let queries = try MapCommands.loadQueries(try a.require("queries"))
@@ -43,13 +44,28 @@ enum BenchMatchCommand {
         let routes = RouteService(map: map)
         let router = routes.router
         let free = a.has("free")
+        // --follow: each query's locations are points to drive through as given (another engine's
+        // route, bench/peer_routes.py), turning round at one if the way on leads back
+        let follow = a.has("follow")
+        let road: Bool
+        switch a.value("model") ?? "bench" {
+        case "bench": road = false
+        case "road": road = true
+        case let m: throw UsageError("--model \(m): expected bench or road")
+        }
         var totals = Totals()
         var used = 0
         for (k, q) in queries.prefix(drives).enumerated() {
-            guard let route = try? router.route(q.1) else { continue }
+            guard let route = try? router.route(q.1, continueStraight: !follow) else { continue }
             var options = DriveSimulator.Options()
             options.noise = .typical(noise)
             options.seed = UInt64(seed + k)
+            if road {
+                // the road receiver and driver (RoadConditions.swift), as `tern simulate --model road`
+                var rng = SeededRandom(seed: options.seed ^ 0x0AD)
+                options.noise = .road(&rng)
+                options.driver = .road(&rng)
+            }
             let drive = DriveSimulator(map: map, options: options).simulate(route)
             used += 1
             let outcomes = evaluate(drive, map: map, routes: routes, free: free, into: &totals)
@@ -81,7 +97,7 @@ enum BenchMatchCommand {
                 ("us_per_fix_mean", .num(meanMicros, 2)), ("us_per_fix_mean_cold", .num(coldMicros, 2)), ("passes", .int(passes)),
             ]).serialized())
         } else {
-            printOut("\(used) simulated drives, \(totals.fixes) fixes (noise \(noise) m white + bias + outliers)")
+            printOut("\(used) simulated drives, \(totals.fixes) fixes (" + (road ? "road receiver and driver" : "noise \(noise) m white + bias + outliers") + (follow ? ", along the given points" : "") + ")")
             printOut(String(format: "right road: %.2f%%   matched position vs truth: median %.2f m, p95 %.2f m", right * 100,
                             BenchCommand.median(errors), BenchCommand.percentile(errors, 95)))
             printOut(String(format: "right road at once (provisional, before the 2-fix lag): %.2f%%; road flip-flops: %d; fixes the gate rejected: %d",

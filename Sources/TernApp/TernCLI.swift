@@ -25,7 +25,8 @@ public enum TernCLI {
           say TEXT [--lang L] [--device PCM | --wav FILE]
           check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]
                                                         OSRM scenario files; NAME: passed/total per file
-          bench-match --map MAP --queries Q.json [--noise M] [--drives N] [--export DIR] [--free] [--json]
+          bench-match --map MAP --queries Q.json [--noise M] [--model bench|road] [--follow] [--drives N]
+                      [--export DIR] [--free] [--json]
                                                         the drive engine's matching accuracy and cost on simulated
                                                         drives, guided to their ends (--free: no destination)
           bench --map MAP --queries Q.json [--passes N] [--json]
