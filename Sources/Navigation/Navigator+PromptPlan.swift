@@ -104,7 +104,7 @@ extension Navigator {
         let prepareAt = text.roundDistance(atMost: max(1000, v * 45))
         if d > prepareAt { return }
         let legIndex = g.legIndex
-        let key = { (k: PromptKind) in "\(legIndex):\(index):\(k.rawValue)" }
+        let this = PromptLedger.Ref(leg: legIndex, index: index)
         let margin = config.promptMarginSeconds
         // every text below through the leg's kept texts: built once, not on every fix
         let instructions = text
@@ -166,7 +166,7 @@ extension Navigator {
             guard m.type != .arrive, let b = Navigator.bare(plannedM, keepingLandmark: true) else { return nil }
             return said(index, .bareKeepingLandmark, .now, then: thenIndex) { instructions.prompt(b, kind: .now, distanceMeters: 0, then: thenWords) }
         }
-        let namesHeard = g.turnInEnds["\(legIndex):\(index)"].map { time - $0 + d / v < Navigator.namesHeardSeconds } ?? false
+        let namesHeard = g.prompts.turnInEnds[this].map { time - $0 + d / v < Navigator.namesHeardSeconds } ?? false
         let nowText = namesHeard ? shortNow() ?? fullNow : fullNow
         // said when it ends `margin` before the maneuver, or earlier by up to one fix: at the next
         // fix it might be too late (a window of one fix is missed on a jittery position)
@@ -182,12 +182,12 @@ extension Navigator {
         var chosen = ""
         if m.type == .arrive {
             // the arrival itself is said on arrival; before it, one "turn in" when there is room
-            if d <= turnInAt && d > v * (turnInText.seconds + margin) + 20 && !g.promptsGiven.contains(key(.turnIn)) {
+            if d <= turnInAt && d > v * (turnInText.seconds + margin) + 20 && !g.prompts.wasGiven(this, .turnIn) {
                 kind = .turnIn
                 chosen = turnInText.text
             }
         } else if d <= nowAt {
-            if let end = g.thenEnds["\(legIndex):\(index)"], time - end < Navigator.reminderAfterSeconds {
+            if let end = g.prompts.thenEnds[this], time - end < Navigator.reminderAfterSeconds {
                 // said as the "then" of the maneuver before a moment ago: not again yet; the
                 // reminder waits for the end of those moments and is said then, in the longest form
                 // that still fits (at the turn, as Google and Mapbox say each maneuver again),
@@ -196,7 +196,7 @@ extension Navigator {
                 // your destination", due earlier for its length, never: the driver first heard of
                 // the destination on reaching it.)
                 return
-            } else if !g.promptsGiven.contains(key(.now)) {
+            } else if !g.prompts.wasGiven(this, .now) {
                 // the longest form that still ends before the maneuver (half a second to spare):
                 // with what follows; the maneuver alone (first when what follows can still have
                 // a prompt of its own) or without its names with what follows ("turn left, then
@@ -216,7 +216,7 @@ extension Navigator {
                 guard let form = forms.first(where: { f in
                     d >= v * (f.0.seconds + 0.5) && arrivalIn.map { $0 >= f.0.seconds + 1 } ?? true
                 }) else {
-                    g.promptsGiven.insert(key(.now))
+                    g.prompts.give(this, [.now])
                     return
                 }
                 kind = .now
@@ -231,7 +231,7 @@ extension Navigator {
             // and only with something to get ready for (a new name straight ahead is said once,
             // unless a lane is to be taken)
             let nowAtThen = max(25, vt * ((shortNow() ?? fullNow).seconds + margin + fixInterval))
-            if !leaving, !g.promptsGiven.contains(key(.turnIn)) && (!m.isNameChangeOnly || text.laneText(m) != nil) {
+            if !leaving, !g.prompts.wasGiven(this, .turnIn) && (!m.isNameChangeOnly || text.laneText(m) != nil) {
                 var candidates = [turnInText]
                 if let b = Navigator.bare(m) {
                     candidates.append(said(index, .bare, .turnIn, meters: max(d, 50)) { instructions.prompt(b, kind: .turnIn, distanceMeters: max(d, 50)) })
@@ -243,23 +243,22 @@ extension Navigator {
             }
         } else if d <= prepareAt && v >= 20 && !m.isNameChangeOnly && !leaving {
             let t = said(index, .planned, .prepare, meters: d) { instructions.prompt(plannedM, kind: .prepare, distanceMeters: d) }
-            if !g.promptsGiven.contains(key(.prepare)) && d - v * t.seconds > turnInAt + v * 2 {
+            if !g.prompts.wasGiven(this, .prepare) && d - v * t.seconds > turnInAt + v * 2 {
                 kind = .prepare
                 chosen = t.text
             }
         }
         guard let k = kind else { return }
         // all earlier kinds count as given: never a far prompt after a near one
-        g.promptsGiven.insert(key(k))
-        if k == .now { g.promptsGiven.insert(key(.turnIn)); g.promptsGiven.insert(key(.prepare)) }
-        if k == .turnIn { g.promptsGiven.insert(key(.prepare)) }
+        g.prompts.give(this, k == .now ? [.now, .turnIn, .prepare] : k == .turnIn ? [.turnIn, .prepare] : [k])
         speak(Prompt(text: chosen, locale: config.locale, kind: k, maneuver: m, then: k == .now ? then : nil), time: time, &out)
-        if k == .turnIn { g.turnInEnds["\(legIndex):\(index)"] = speakingUntil }
+        if k == .turnIn { g.prompts.heardTurnIn(this, until: speakingUntil) }
         if k == .now, let t = then, let ti = maneuvers.firstIndex(where: { $0.distanceFromStartMeters == t.distanceFromStartMeters && $0.type == t.type }) {
             // announced: no far prompt of its own, and a "now" prompt only as a reminder when it
             // comes well after this one has ended (an arrival is still said on arrival)
-            for kk in [PromptKind.prepare, .turnIn] { g.promptsGiven.insert("\(legIndex):\(ti):\(kk.rawValue)") }
-            g.thenEnds["\(legIndex):\(ti)"] = speakingUntil
+            let announced = PromptLedger.Ref(leg: legIndex, index: ti)
+            g.prompts.give(announced, [.prepare, .turnIn])
+            g.prompts.heardAsThen(announced, until: speakingUntil)
         }
     }
 

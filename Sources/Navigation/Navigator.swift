@@ -30,14 +30,8 @@ public struct Navigator: Sendable {
         var lastTrackTime: Double?
         /// The route was planned from a standing car (no course): its direction may be wrong.
         var plannedWithoutHeading = false
-        /// Prompts already given: "leg:maneuver:kind".
-        var promptsGiven = Set<String>()
-        /// When a "..., then X" prompt that announced maneuver X ended (by "leg:index"): X gets a
-        /// "now" prompt of its own only when that was a while ago.
-        var thenEnds = [String: Double]()
-        /// When the "turn in" prompt of a maneuver ended (by "leg:index"): a "now" prompt soon
-        /// after it does not repeat the names just heard.
-        var turnInEnds = [String: Double]()
+        /// The prompts given, and when maneuvers were last heard.
+        var prompts = PromptLedger()
         var offRouteCount = 0
         /// Driving back along the route: where it started (metres along the leg) and for how many fixes.
         var backtrack: (from: Double, fixes: Int)?
@@ -217,8 +211,8 @@ public struct Navigator: Sendable {
                         if near, var g = guidance {
                             // far out, the usual "turn in" prompt still comes nearer the maneuver
                             let far = d > 2 * (max(150, v * 13) + v * speechSeconds(turnIn))
-                            for k in far ? [PromptKind.prepare] : [.prepare, .turnIn] { g.promptsGiven.insert("0:\(target):\(k.rawValue)") }
-                            g.turnInEnds["0:\(target)"] = speakingUntil
+                            g.prompts.give(PromptLedger.Ref(leg: 0, index: target), far ? [.prepare] : [.prepare, .turnIn])
+                            g.prompts.heardTurnIn(PromptLedger.Ref(leg: 0, index: target), until: speakingUntil)
                             guidance = g
                         }
                         if let p = lastPosition { track(p, &out) }
@@ -245,10 +239,10 @@ public struct Navigator: Sendable {
                 let words = text.prompt(first, kind: .now, distanceMeters: 0, then: thenWords)
                 speak(Prompt(text: words, locale: config.locale, kind: .now, maneuver: first, then: thenIndex.map { list[$0] }), time: time, &out)
                 if var g = guidance {
-                    for i in announced { for k in [PromptKind.prepare, .turnIn, .now] { g.promptsGiven.insert("0:\(i):\(k.rawValue)") } }
+                    for i in announced { g.prompts.give(PromptLedger.Ref(leg: 0, index: i), [.prepare, .turnIn, .now]) }
                     if let t = thenIndex {
-                        for k in [PromptKind.prepare, .turnIn] { g.promptsGiven.insert("0:\(t):\(k.rawValue)") }
-                        g.thenEnds["0:\(t)"] = speakingUntil
+                        g.prompts.give(PromptLedger.Ref(leg: 0, index: t), [.prepare, .turnIn])
+                        g.prompts.heardAsThen(PromptLedger.Ref(leg: 0, index: t), until: speakingUntil)
                     }
                     guidance = g
                 }
@@ -442,8 +436,9 @@ public struct Navigator: Sendable {
             let isLast = g.legIndex == g.route.route.legs.count - 1
             let index = waypointBase + g.legIndex + 1
             let arriveManeuver = maneuvers.last
-            if let m = arriveManeuver, !g.promptsGiven.contains("\(g.legIndex):\(maneuvers.count - 1):arrive") {
-                g.promptsGiven.insert("\(g.legIndex):\(maneuvers.count - 1):arrive")
+            let arrival = PromptLedger.Ref(leg: g.legIndex, index: maneuvers.count - 1)
+            if let m = arriveManeuver, !g.prompts.wasGiven(arrival, .arrive) {
+                g.prompts.give(arrival, [.arrive])
                 let t = text.prompt(m, kind: .arrive, distanceMeters: 0)
                 speak(Prompt(text: t, locale: config.locale, kind: .arrive, maneuver: m), time: p.time, &out)
             }
