@@ -306,7 +306,9 @@ public struct Navigator: Sendable {
             return
         }
         if g.offRouteCount >= needed, pending == nil, retry.mayRequest(time: p.time, at: p.coordinate) {
-            let movedEnough = lastReroute.map { $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters } ?? true
+            let movedEnough = lastReroute.map {
+                $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters && p.time - $0.time >= config.rerouteMinimumIntervalSeconds
+            } ?? true
             if movedEnough {
                 // said once per leaving (a refused reroute leaves the phase at offRoute)
                 if phase != .offRoute || config.automaticReroute {

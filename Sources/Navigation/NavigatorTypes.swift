@@ -155,6 +155,9 @@ public struct NavigatorConfig: Sendable {
     public var backtrackFixes = 3
     /// No second reroute before the car moved this far from where the last one started.
     public var rerouteMinimumMovementMeters = 50.0
+    /// And at least this long after it (issue #24: a driver keeping to a detour of their own left
+    /// each new route within seconds, and got a reroute every 3 s): one reroute per 20 s at most.
+    public var rerouteMinimumIntervalSeconds = 20.0
     /// A waypoint is reached within this distance of it (along the route).
     public var arrivalDistanceMeters = 20.0
     /// ... or when the car will be there within this many seconds at its speed (and is within 60 m).

@@ -262,3 +262,32 @@ extension NavigatorStateTests {
         #expect(checks >= drives.count)
     }
 }
+
+extension NavigatorStateTests {
+    /// A driver who keeps to their own way leaves each new route within seconds: at most one
+    /// reroute per 20 s (issue #24, the road drive set's detours: three reroutes in 6 s). Without
+    /// the interval the same drive reroutes more often, so the rule is what holds it back.
+    @Test func reroutesAreTwentySecondsApart() throws {
+        let m = try TestMaps.demoTown()
+        let town = DemoTown.map()
+        // the driver's own tour: Harbour Road to its end, Ring Road south past Park Avenue, Canal
+        // Street west, Station Street north, Mill Lane east, then down Market Street to the
+        // destination; every route Tern offers on the way turns off it somewhere
+        let tour = ["d", "p", "m", "e", "g"].map { town[$0]! }
+        let fixes = try simulate(m, [DemoTown.start] + tour + [DemoTown.destination])
+        func reroutes(interval: Double) -> [Double] {
+            var config = NavigatorConfig()
+            config.rerouteMinimumIntervalSeconds = interval
+            var h = Harness(map: m, config: config)
+            h.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
+            h.drive(fixes)
+            #expect(h.navigator.phase == .arrived)
+            return h.named("rerouteStarted").map(\.time)
+        }
+        let spaced = reroutes(interval: 20), unspaced = reroutes(interval: 0)
+        #expect(spaced.count >= 2)
+        #expect(zip(spaced.dropFirst(), spaced).allSatisfy { $0 - $1 >= 20 }, "\(spaced.map { $0 - fixes[0].time })")
+        #expect(zip(unspaced.dropFirst(), unspaced).contains { $0 - $1 < 20 }, "\(unspaced.map { $0 - fixes[0].time })")
+    }
+}
+
