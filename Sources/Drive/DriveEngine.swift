@@ -48,7 +48,7 @@ public struct DriveEngine {
     public mutating func handle(_ input: DriveInput) -> [DriveEffect] {
         var out = [DriveEffect]()
         switch input {
-        case .fix(let fix) where fix.mode < .twoD:
+        case .fix(let fix) where !fix.isUsable:
             return handle(.noFix(time: fix.time))
         case .fix(let fix):
             fixCount += 1

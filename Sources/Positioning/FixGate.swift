@@ -7,8 +7,6 @@ public struct FixGate: Sendable {
     public var maximumErrorMeters = 100.0
     /// Faster than any car, m/s (300 km/h).
     public var maximumSpeedMetersPerSecond = 83.0
-    /// User range error for turning HDOP into metres when the receiver gives no error estimate.
-    public var uereMeters = 6.0
 
     private var last: (time: Double, coordinate: Coordinate)?
     private var backwardsInARow = 0
@@ -18,7 +16,7 @@ public struct FixGate: Sendable {
     public mutating func accept(_ fix: GPSFix) -> Result<FilteredPosition, DiscardReasonError> {
         guard fix.mode >= .twoD else { return .failure(.init(.noFix)) }
         guard fix.coordinate.isValid, fix.time.isFinite else { return .failure(.init(.invalidValue)) }
-        let accuracy = fix.horizontalErrorMeters ?? (fix.hdop.map { $0 * uereMeters * 2 } ?? 15)
+        let accuracy = FixAccuracy.radiusMeters(fix) ?? 15
         guard accuracy.isFinite, accuracy <= maximumErrorMeters else { return .failure(.init(.inaccurate)) }
         if let l = last {
             if fix.time == l.time { return .failure(.init(.repeatedEpoch)) }

@@ -14,8 +14,6 @@ public struct PositionFilter: Sendable {
     public var gate = FixGate()
     /// No dead reckoning beyond this long without a fix, seconds.
     public var maximumOutageSeconds = 120.0
-    /// Receiver error for turning HDOP into metres when gpsd gives no estimate (1σ per unit HDOP).
-    public var uereMeters = 4.0
     public private(set) var filter: KalmanFilter?
     private var rejectedInARow = 0
     public private(set) var lastFixTime: Double?
@@ -25,9 +23,7 @@ public struct PositionFilter: Sendable {
 
     /// One-sigma position error of a fix, metres.
     func sigma(_ f: GPSFix) -> Double {
-        if let eph = f.horizontalErrorMeters, eph.isFinite, eph > 0 { return min(50, max(1.5, eph / 2.45)) }
-        if let h = f.hdop, h.isFinite, h > 0 { return min(50, max(1.5, h * uereMeters)) }
-        return 8
+        FixAccuracy.sigmaMeters(f).map { min(50, max(1.5, $0)) } ?? 8
     }
 
     /// Gates and filters a fix. A discarded fix returns the reason; an accepted one the filtered

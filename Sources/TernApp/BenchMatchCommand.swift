@@ -149,7 +149,7 @@ enum BenchMatchCommand {
         var outcomes = [FixOutcome]()  // one per fix the gate passed, in order (the matcher's push index)
         var (_, engine) = drive(sim, map: map, routes: routes, free: free) { i, engine, nanos in
             let fix = sim.fixes[i]
-            guard fix.mode >= .twoD else { return }
+            guard fix.isUsable else { return }
             t.fixes += 1  // every fix counts; one the gate rejects is not a right match
             guard engine.lastFix?.time == fix.time, let p = engine.navigator.lastFix, let m = engine.lastMatch else { return }
             t.micros.append(Double(nanos) / 1000)
@@ -247,7 +247,7 @@ enum BenchMatchCommand {
         var byFix = [Int: MatchedPosition]()
         for o in outcomes { if let d = o.decided { byFix[o.fixIndex] = d } }
         var shape = [JSONValue](), truth = [JSONValue](), tern = [JSONValue]()
-        for (i, f) in drive.fixes.enumerated() where f.mode >= .twoD {
+        for (i, f) in drive.fixes.enumerated() where f.isUsable {
             shape.append(.object([("lat", .num(f.coordinate.latitude, 7)), ("lon", .num(f.coordinate.longitude, 7)), ("time", .num(f.time, 1))]))
             let tr = drive.truth[i]
             truth.append(.object([("lat", .num(tr.coordinate.latitude, 7)), ("lon", .num(tr.coordinate.longitude, 7)),

@@ -60,7 +60,7 @@ enum Replay {
         let started = Date()
         // (parsed once: the epochs, with outages, for --direct; the fixes among them for pacing gpsfake)
         let (epochs, stats) = try NMEAFile.epochs(path: o.log)
-        let fixes = epochs.filter { $0.mode >= .twoD }
+        let fixes = epochs.filter(\.isUsable)
         guard let firstFix = fixes.first, let lastFix = fixes.last else {
             throw CommandError("\(o.log): no usable fix in \(stats.lines) lines (\(stats.badChecksum) bad checksums, \(stats.malformed) malformed)")
         }
@@ -120,7 +120,7 @@ enum Replay {
         if o.direct {
             for line in try NMEAFile.lines(path: o.log) where line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
             for f in epochs {
-                pipeline.handle(f.mode >= .twoD ? .fix(f) : .noFix(time: f.time))
+                pipeline.handle(f.isUsable ? .fix(f) : .noFix(time: f.time))
                 if pipeline.isArrived { break }
             }
         } else {
