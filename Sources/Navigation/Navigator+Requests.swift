@@ -38,13 +38,10 @@ extension Navigator {
         return Array(leg.edges[from...]) + legs[(g.legIndex + 1)...].flatMap(\.edges)
     }
 
-    /// Similarity needs the edges; routes carry them, so compare directed-edge sets by length share.
+    /// Whether `b` resembles `a` (RouteSimilarity's rule); nil for an empty route.
     func routeResemblance(_ a: Route, _ b: Route) -> Bool? {
-        var old = Set<UInt32>()
-        for leg in a.legs { for d in leg.edges { old.insert(d.raw) } }
-        var shared = 0, total = 0
-        for leg in b.legs { for d in leg.edges { total += 1; if old.contains(d.raw) { shared += 1 } } }
-        return total > 0 ? Double(shared) / Double(total) >= 0.6 : nil
+        guard b.distanceMeters > 0 else { return nil }
+        return RouteSimilarity.similarity(a, b) >= RouteSimilarity.resemblesAt
     }
 
     mutating func request(_ reason: RouteReason, from p: FilteredPosition, time: Double, full: Bool = false,

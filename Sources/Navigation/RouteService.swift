@@ -51,7 +51,7 @@ public final class RouteService {
                 let (best, alternatives) = try router.alternatives(from: req.origin, to: to, headingDegrees: req.headingDegrees, count: 3,
                                                                    stretch: 1 + RouteService.similarWithin)
                 let old = Set(req.previousEdges)
-                func likeness(_ r: Route) -> Double { RouteSimilarity.similarity(of: r, to: old, map: map) }
+                func likeness(_ r: Route) -> Double { RouteSimilarity.similarity(of: r, to: old) }
                 var chosen = best
                 for a in alternatives where a.durationSeconds <= best.durationSeconds * (1 + RouteService.similarWithin)
                     && likeness(a) > likeness(chosen) + 0.05 {
@@ -86,7 +86,7 @@ public final class RouteService {
             // closed: not an alternative; the turn costs of the free-flow time carried over
             guard let t = router.seconds(along: edges, traffic: router.traffic) else { continue }
             result.append(RouteAlternative(durationSeconds: r.durationSeconds + t.traffic - t.free, distanceMeters: r.distanceMeters,
-                                           resemblesPrevious: RouteSimilarity.similarity(of: r, to: old, map: map) >= 0.6))
+                                           resemblesPrevious: RouteSimilarity.similarity(of: r, to: old) >= RouteSimilarity.resemblesAt))
         }
         return (navigationRoute(found.best, waypoints: points), result.sorted { $0.durationSeconds < $1.durationSeconds })
     }

@@ -97,7 +97,7 @@ enum MapCommands {
             let found: (best: Route, alternatives: [Route])
             do { found = try service.router.alternatives(from: from!, to: to!, count: 2) } catch { throw CommandError("\(error)") }
             for (i, r) in ([found.best] + found.alternatives).enumerated() {
-                let similarity = RouteSimilarity.similarity(found.best, r, map: map)
+                let similarity = RouteSimilarity.similarity(found.best, r)
                 printOut(String(format: "%@: %@, %@, %.0f%% of it on the fastest route", i == 0 ? "fastest" : "alternative \(i)",
                                 text.shortDistance(r.distanceMeters), durationText(r.durationSeconds), similarity * 100))
             }
