@@ -162,7 +162,7 @@ public struct DriveEngine {
         if !force, let last = lastStatus, time - last.time < 0.95, last.phase == phase { return }
         lastStatus = (time, phase)
         out.append(.status(DriveStatus(phase: phase, progress: navigator.progress, speedMetersPerSecond: speed, fixMode: fixMode,
-                                       time: time, road: lastMatch?.roadName, units: navigator.config.units,
+                                       time: time, road: lastMatch?.displayName, units: navigator.config.units,
                                        receiverProblem: receiverProblem)))
     }
 }

@@ -19,6 +19,10 @@ public struct MatchedPosition: Sendable, Equatable {
 
     public var isMatched: Bool { edge != nil }
 
+    /// The road's name as the driver sees it, the one rule for the roadName event and the status
+    /// line: its name, else its ref ("B 3"); nil when unmatched.
+    public var displayName: String? { isMatched ? (roadName.isEmpty ? roadRef : roadName) : nil }
+
     public init(edge: DirectedEdge?, offsetMeters: Double, coordinate: Coordinate, roadName: String, roadRef: String,
                 speedLimitKmh: Double?, confidence: Double, distanceMeters: Double) {
         self.edge = edge

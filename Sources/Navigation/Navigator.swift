@@ -208,7 +208,7 @@ public struct Navigator: Sendable {
         }
         lastPosition = p
         if !p.estimated { lastRealFixTime = p.time }
-        let road = matched.flatMap { $0.isMatched ? ($0.roadName.isEmpty ? $0.roadRef : $0.roadName) : nil }
+        let road = matched?.displayName
         out.append(.emit(NavigationEvent(time: p.time, .position(
             lat: p.coordinate.latitude, lon: p.coordinate.longitude, speedMps: p.speedMetersPerSecond,
             courseDeg: p.courseDegrees, road: road, matched: matched?.isMatched ?? false, estimated: p.estimated))))
