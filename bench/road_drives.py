@@ -182,7 +182,11 @@ work = a.keep or tempfile.mkdtemp(prefix="tern-road-")
 os.makedirs(work, exist_ok=True)
 for name in a.extracts.split(","):
     tmap = str(ROOT / ".bench" / f"{name}.tmap")
-    peers = json.load(open(ROOT / ".bench" / "road" / f"{name}-peers.json"))["routes"][: a.drives]
+    peers_file = ROOT / ".bench" / "road" / f"{name}-peers.json"
+    if not os.path.exists(tmap) or not peers_file.exists():
+        sys.exit(f"{name}: needs {tmap} (bash scripts/bench.sh) and {peers_file} "
+                 "(.bench/venv/bin/python bench/peer_routes.py)")
+    peers = json.load(open(peers_file))["routes"][: a.drives]
     for i, route in enumerate(peers):
         kind = KINDS[i % 4]
         if not route["shape"] or (a.only and kind != a.only):

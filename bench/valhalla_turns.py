@@ -112,6 +112,7 @@ from pathlib import Path
 import valhalla
 
 from osrm_peer import OsrmServer, osrm_bin_dir  # the OSRM 26.10 wheel: binaries, CH data, osrm-routed
+from polyline import decode  # the one polyline decoder
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / ".bench"
@@ -201,24 +202,8 @@ def valhalla_class(m):
 
 
 def decode_polyline6(s):
-    """Google encoded polyline with 6 decimal digits -> [(lat, lon), ...]."""
-    out, lat, lon, i, n = [], 0, 0, 0, len(s)
-    while i < n:
-        vals = []
-        for _ in range(2):
-            shift = result = 0
-            while True:
-                b = ord(s[i]) - 63
-                i += 1
-                result |= (b & 0x1F) << shift
-                shift += 5
-                if b < 0x20:
-                    break
-            vals.append(~(result >> 1) if result & 1 else result >> 1)
-        lat += vals[0]
-        lon += vals[1]
-        out.append((lat / 1e6, lon / 1e6))
-    return out
+    """Google encoded polyline with 6 decimal digits -> [(lat, lon), ...] (bench/polyline.py)."""
+    return [tuple(p) for p in decode(s)]
 
 
 class Projection:

@@ -33,7 +33,7 @@ public struct Instructions: Sendable {
     /// of several names ("Avigunda Sant Antoni; Avinguda Fiter i Rossell" in Andorra): a voice
     /// reading "B 37 semicolon B 45" helps nobody.
     static func wayName(_ m: Maneuver) -> String {
-        func first(_ s: String) -> String { s.split(separator: ";").first.map { String($0.trimmedWhitespace) } ?? "" }
+        func first(_ s: String) -> String { s.split(separator: ";").first.map { String(NameRules.trimmedSpaces(String($0))) } ?? "" }
         let name = first(m.street), ref = first(m.ref)
         if !name.isEmpty && !ref.isEmpty && name != ref { return "\(name) (\(ref))" }
         return name.isEmpty ? ref : name

@@ -37,15 +37,4 @@ extension String {
         var copy = self
         return copy.withUTF8(body)
     }
-
-}
-
-extension StringProtocol {
-    /// Without leading and trailing white space (as `trimmingCharacters(in: .whitespaces)`,
-    /// without NSString).
-    var trimmedWhitespace: SubSequence {
-        guard let start = firstIndex(where: { !$0.isWhitespace }) else { return self[endIndex...] }
-        let end = lastIndex(where: { !$0.isWhitespace })!
-        return self[start...end]
-    }
 }

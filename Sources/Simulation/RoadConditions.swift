@@ -84,3 +84,13 @@ public struct DriverModel: Sendable, Equatable {
         return (stops.sorted { $0.at < $1.at }, jams)
     }
 }
+
+extension DriveSimulator.Options {
+    /// The road receiver and driver, drawn from `seed` (`tern simulate --model road`,
+    /// `tern bench-match --model road`): set the seed first.
+    public mutating func useRoadModel() {
+        var rng = SeededRandom(seed: seed ^ 0x0AD)
+        noise = .road(&rng)
+        driver = .road(&rng)
+    }
+}

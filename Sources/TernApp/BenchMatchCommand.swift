@@ -47,12 +47,7 @@ enum BenchMatchCommand {
         // --follow: each query's locations are points to drive through as given (another engine's
         // route, bench/peer_routes.py), turning round at one if the way on leads back
         let follow = a.has("follow")
-        let road: Bool
-        switch a.value("model") ?? "bench" {
-        case "bench": road = false
-        case "road": road = true
-        case let m: throw UsageError("--model \(m): expected bench or road")
-        }
+        let road = try DriveCommands.roadModel(a.value("model"))
         var totals = Totals()
         var used = 0
         for (k, q) in queries.prefix(drives).enumerated() {
@@ -60,12 +55,7 @@ enum BenchMatchCommand {
             var options = DriveSimulator.Options()
             options.noise = .typical(noise)
             options.seed = UInt64(seed + k)
-            if road {
-                // the road receiver and driver (RoadConditions.swift), as `tern simulate --model road`
-                var rng = SeededRandom(seed: options.seed ^ 0x0AD)
-                options.noise = .road(&rng)
-                options.driver = .road(&rng)
-            }
+            if road { options.useRoadModel() }
             let drive = DriveSimulator(map: map, options: options).simulate(route)
             used += 1
             let outcomes = evaluate(drive, map: map, routes: routes, free: free, into: &totals)

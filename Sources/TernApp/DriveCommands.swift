@@ -21,15 +21,7 @@ enum DriveCommands {
         var options = DriveSimulator.Options()
         options.seed = UInt64(try a.int("seed", default: 1, range: 0...Int.max))
         options.noiseMeters = try a.double("noise", default: 0, range: 0...100)
-        switch a.value("model") ?? "bench" {
-        case "bench": break
-        case "road":
-            // the harder receiver and driver (RoadConditions.swift), drawn from the seed
-            var rng = SeededRandom(seed: options.seed ^ 0x0AD)
-            options.noise = .road(&rng)
-            options.driver = .road(&rng)
-        case let m: throw UsageError("--model \(m): expected bench or road")
-        }
+        if try roadModel(a.value("model")) { options.useRoadModel() }
         if let s = a.value("start") {
             guard let t = parseISO8601(s) else { throw UsageError("--start \(s): expected YYYY-MM-DDTHH:MM:SSZ") }
             options.startTime = t
@@ -99,6 +91,16 @@ enum DriveCommands {
         printError(String(format: "tern simulate: %@: %d epochs (%d without a fix), %.0f s, %.2f km%@", out, fixes.count, noFix,
                           (fixes.last?.time ?? 0) - (fixes.first?.time ?? 0), route.distanceMeters / 1000, note))
         return 0
+    }
+
+    /// `--model bench|road` (absent: bench): whether the simulated drive uses the road receiver
+    /// and driver (RoadConditions.swift).
+    static func roadModel(_ value: String?) throws -> Bool {
+        switch value ?? "bench" {
+        case "bench": return false
+        case "road": return true
+        case let m: throw UsageError("--model \(m): expected bench or road")
+        }
     }
 
     static func parseISO8601(_ s: String) -> Double? {

@@ -23,7 +23,9 @@ final class DrivePipeline {
     }
 
     private(set) var engine: DriveEngine
-    private let service: RouteService
+    /// Who computes routes: one router per appliance (it holds per-node search arrays), here or
+    /// on the worker.
+    private let service: RouteService?
     private let worker: RouteWorker?
     private let post: (@Sendable (NavigatorInput) -> Void)?
     let speech: SpeechEngine?
@@ -38,10 +40,9 @@ final class DrivePipeline {
 
     init(map: RoadMap, config: NavigatorConfig, speech: SpeechEngine?, status: StatusSink?, recorder: DriveRecorder?, routes: Routes = .inline) {
         engine = DriveEngine(map: map, config: config)
-        service = RouteService(map: map)
         switch routes {
-        case .inline: worker = nil; post = nil
-        case .worker(let p): worker = RouteWorker(map: map); post = p
+        case .inline: service = RouteService(map: map); worker = nil; post = nil
+        case .worker(let p): service = nil; worker = RouteWorker(map: map); post = p
         }
         self.speech = speech
         self.status = status
@@ -72,7 +73,8 @@ final class DrivePipeline {
         get { trafficNow }
         set {
             trafficNow = newValue
-            if let worker { worker.setTraffic(newValue) } else { service.router.traffic = newValue }
+            worker?.setTraffic(newValue)
+            service?.router.traffic = newValue
             feed(.navigator(.trafficChanged(time: now)))
         }
     }
@@ -93,7 +95,7 @@ final class DrivePipeline {
     }
 
     private func feed(_ input: DriveInput) {
-        let effects = worker == nil ? engine.handle(input, routes: service) : engine.handle(input)
+        let effects = service.map { engine.handle(input, routes: $0) } ?? engine.handle(input)
         for effect in effects { carry(effect) }
     }
 

@@ -59,9 +59,7 @@ import Testing
             o.seed = seed
             o.noiseMeters = 3
             if road {
-                var rng = SeededRandom(seed: seed)
-                o.noise = .road(&rng)
-                o.driver = .road(&rng)
+                o.useRoadModel()
                 o.noise.multipathProbability = 0.05  // (a short drive: make sure bursts happen)
             }
             return DriveSimulator(map: m, options: o).simulate(route)
