@@ -9,22 +9,22 @@ import Navigation
 public struct StatusLine: Sendable, Equatable {
     public var text: String
 
-    public init(phase: Navigator.Phase, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?,
+    public init(state: NavigatorState, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?,
                 time: Double?, road: String? = nil, units: UnitSystem = .metric, timeZoneOffsetSeconds: Int = 0) {
         let words = Instructions(units: units)
         var parts = [String]()
         let label: String
-        switch phase {
+        switch state {
         case .idle: label = "IDLE"
         case .freeDrive: label = "FREE DRIVE"
-        case .tracking: label = "GUIDING"
-        case .offRoute: label = "OFF ROUTE"
-        case .rerouting: label = "REROUTING"
+        case .guiding(.tracking): label = "GUIDING"
+        case .guiding(.offRoute): label = "OFF ROUTE"
+        case .guiding(.rerouting): label = "REROUTING"
         case .arrived: label = "ARRIVED"
-        case .waypoint: label = "AT STOP (continue to go on)"
-        case .uncertain: label = "NO GPS, ESTIMATED"
+        case .guiding(.atWaypoint): label = "AT STOP (continue to go on)"
+        case .guiding(.uncertain): label = "NO GPS, ESTIMATED"
         }
-        if let p = progress, phase == .tracking || phase == .offRoute || phase == .rerouting || phase == .uncertain {
+        if let p = progress, case .guiding(let sub) = state, sub != .atWaypoint {
             if let m = p.nextManeuver, m.type == .arrive {
                 let side = m.side.map { " on the \($0.rawValue)" } ?? ""
                 parts.append("[\(label)] Destination\(side) in \(words.shortDistance(p.distanceToNextMeters))")
@@ -35,7 +35,7 @@ public struct StatusLine: Sendable, Equatable {
             var remaining = "\(words.shortDistance(p.remainingMeters)) \(StatusLine.duration(p.remainingSeconds))"
             if let t = time { remaining += " ETA " + FixTime.clock(t + p.remainingSeconds + Double(timeZoneOffsetSeconds)) }
             parts.append(remaining)
-        } else if phase == .arrived {
+        } else if state == .arrived {
             parts.append("[\(label)] You have arrived")
         } else {
             parts.append("[\(label)]" + (road.map { $0.isEmpty ? "" : " \($0)" } ?? ""))
@@ -65,12 +65,11 @@ public struct StatusLine: Sendable, Equatable {
     /// The engine's status as a line; without a receiver (gpsd gone) and with no route to
     /// estimate along, the line says why.
     public init(_ s: DriveStatus, timeZoneOffsetSeconds: Int = 0) {
-        let guiding: Set<Navigator.Phase> = [.tracking, .offRoute, .rerouting, .uncertain, .waypoint, .arrived]
-        if let why = s.receiverProblem, !guiding.contains(s.phase) {
+        if let why = s.receiverProblem, !s.state.hasRoute {
             self = .waiting(why)
             return
         }
-        self.init(phase: s.phase, progress: s.progress, speedMetersPerSecond: s.speedMetersPerSecond, fixMode: s.fixMode, time: s.time,
+        self.init(state: s.state, progress: s.progress, speedMetersPerSecond: s.speedMetersPerSecond, fixMode: s.fixMode, time: s.time,
                   road: s.road, units: s.units, timeZoneOffsetSeconds: timeZoneOffsetSeconds)
     }
 

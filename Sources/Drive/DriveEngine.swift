@@ -33,7 +33,7 @@ public struct DriveEngine {
     private var lastEpochTime: Double?
     private var firstNoFix: Double?
     private var receiverProblem: String?
-    private var lastStatus: (time: Double, phase: Navigator.Phase)?
+    private var lastStatus: (time: Double, state: NavigatorState)?
     private var speed: Double?
     private var fixMode: FixMode?
 
@@ -156,12 +156,12 @@ public struct DriveEngine {
         }
     }
 
-    /// The status line: once a second of drive time, and at once when the phase changed.
+    /// The status line: once a second of drive time, and at once when the state changed.
     private mutating func status(at time: Double, into out: inout [DriveEffect], force: Bool = false) {
-        let phase = navigator.phase
-        if !force, let last = lastStatus, time - last.time < 0.95, last.phase == phase { return }
-        lastStatus = (time, phase)
-        out.append(.status(DriveStatus(phase: phase, progress: navigator.progress, speedMetersPerSecond: speed, fixMode: fixMode,
+        let state = navigator.state
+        if !force, let last = lastStatus, time - last.time < 0.95, last.state == state { return }
+        lastStatus = (time, state)
+        out.append(.status(DriveStatus(state: state, progress: navigator.progress, speedMetersPerSecond: speed, fixMode: fixMode,
                                        time: time, road: lastMatch?.displayName, units: navigator.config.units,
                                        receiverProblem: receiverProblem)))
     }

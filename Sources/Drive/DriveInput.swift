@@ -33,13 +33,13 @@ public enum DriveEffect: Sendable {
     /// request is dropped by the navigator (its id is no longer awaited).
     case requestRoute(RouteRequest)
     /// The status line's content: once a second of drive time whatever the fix, and at once when
-    /// the phase changes.
+    /// the state changes.
     case status(DriveStatus)
 }
 
 /// What the status line shows, as values (the console formats it).
 public struct DriveStatus: Sendable, Equatable {
-    public var phase: Navigator.Phase
+    public var state: NavigatorState
     public var progress: RouteProgress?
     public var speedMetersPerSecond: Double?
     /// nil: no fix (a tunnel, no receiver).
@@ -50,9 +50,9 @@ public struct DriveStatus: Sendable, Equatable {
     /// Why there is no receiver (gpsd gone), until a fix returns.
     public var receiverProblem: String?
 
-    public init(phase: Navigator.Phase, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?, time: Double,
+    public init(state: NavigatorState, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?, time: Double,
                 road: String?, units: UnitSystem, receiverProblem: String? = nil) {
-        self.phase = phase
+        self.state = state
         self.progress = progress
         self.speedMetersPerSecond = speedMetersPerSecond
         self.fixMode = fixMode

@@ -20,22 +20,13 @@ extension Navigator {
             if full { rerouteTimes.removeAll() }
         }
         dropPassedWaypoints(g)
-        request(.reroute, from: p, time: time, full: full, previous: full ? [] : edgesAhead(g), &out)
+        request(.reroute, from: p, time: time, full: full, previous: full ? [] : g.tracker.edgesAhead, &out)
     }
 
     /// The legs already driven are behind: the waypoints still ahead start at the current leg.
     mutating func dropPassedWaypoints(_ g: Guidance) {
         waypoints = Array(waypoints[min(g.legIndex, waypoints.count - 1)...])
         waypointBase += g.legIndex
-    }
-
-    /// The old route's edges from the car's place on, over the legs still ahead.
-    func edgesAhead(_ g: Guidance) -> [DirectedEdge] {
-        let legs = g.route.route.legs
-        guard g.legIndex < legs.count else { return [] }
-        let leg = legs[g.legIndex]
-        let from = min(max(0, leg.edgeIndex(atShapeIndex: g.segment)), max(0, leg.edges.count - 1))
-        return Array(leg.edges[from...]) + legs[(g.legIndex + 1)...].flatMap(\.edges)
     }
 
     /// Whether `b` resembles `a` (RouteSimilarity's rule); nil for an empty route.
@@ -58,7 +49,7 @@ extension Navigator {
         req.previousEdges = previous
         nextRequestID += 1
         pending = req
-        if reason == .reroute { phase = .rerouting }
+        if reason == .reroute { state = .rerouting }
         out.append(.requestRoute(req))
     }
 }

@@ -12,11 +12,10 @@ extension Navigator {
         let previous = guidance?.route.route
         var resembles: Bool?
         if let old = previous, let mapBased = routeResemblance(old, route.route) { resembles = mapBased }
-        guidance = Guidance(route: route)
+        guidance = Guidance(route: route, config: config)
         guidance?.plannedWithoutHeading = req.headingDegrees == nil && req.reason == .start
-        phase = .tracking
-        trafficCorrection = 0
-        if lastTrafficCheck == nil || req.reason != .traffic { lastTrafficCheck = time }
+        state = .tracking
+        traffic.routeTaken(reason: req.reason, time: time)
         out.append(.emit(NavigationEvent(time: time, .routeComputed(
             reason: req.reason.rawValue, distanceMeters: route.route.distanceMeters, durationSeconds: route.route.durationSeconds,
             resemblesPrevious: resembles, shape: Polyline.encode(route.route.shape)))))

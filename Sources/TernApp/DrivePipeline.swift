@@ -50,7 +50,7 @@ final class DrivePipeline {
     }
 
     var navigator: Navigator { engine.navigator }
-    var isArrived: Bool { navigator.phase == .arrived }
+    var isArrived: Bool { navigator.state == .arrived }
     var fixCount: Int { engine.fixCount }
     var lastFix: GPSFix? { engine.lastFix }
     /// The drive time of the latest input (0 before any).

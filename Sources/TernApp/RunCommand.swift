@@ -244,7 +244,7 @@ enum RunCommand {
             case .volume:
                 return "error: volume is set with the sound card's mixer (alsamixer) in this version"
             case .status:
-                return "ok: \(pipeline.navigator.phase.rawValue)" + (pipeline.navigator.progress.map {
+                return "ok: \(pipeline.navigator.state.name)" + (pipeline.navigator.progress.map {
                     String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
                 } ?? "")
             case .traffic(let statement):
@@ -259,7 +259,7 @@ enum RunCommand {
                 pipeline.reroute()
                 return "ok: rerouting"
             case .continueGuidance:
-                guard pipeline.navigator.phase == .waypoint else { return "error: not stopped at a waypoint" }
+                guard pipeline.navigator.state == .atWaypoint else { return "error: not stopped at a waypoint" }
                 pipeline.continueRoute()
                 return "ok: on to the next stop"
             case .help:

@@ -106,10 +106,10 @@ final class PTY {
 
 @Suite struct StatusLineTests {
     @Test func freeDriveAndNoFix() {
-        let free = StatusLine(phase: .freeDrive, progress: nil, speedMetersPerSecond: 13.9, fixMode: .threeD, time: 0, road: "Hauptstraße")
+        let free = StatusLine(state: .freeDrive, progress: nil, speedMetersPerSecond: 13.9, fixMode: .threeD, time: 0, road: "Hauptstraße")
         #expect(free.text == "[FREE DRIVE] Hauptstraße | 50 km/h | 3D")
         #expect(StatusLine.waiting("gpsd lost").text == "[NO FIX] gpsd lost")
-        let mph = StatusLine(phase: .arrived, progress: nil, speedMetersPerSecond: 0, fixMode: .twoD, time: 0, units: .imperial)
+        let mph = StatusLine(state: .arrived, progress: nil, speedMetersPerSecond: 0, fixMode: .twoD, time: 0, units: .imperial)
         #expect(mph.text == "[ARRIVED] You have arrived | 0 mph | 2D")
     }
 

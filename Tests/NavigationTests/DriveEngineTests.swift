@@ -12,7 +12,7 @@ import Testing
 /// than the request (the appliance's worker).
 @Suite struct DriveEngineTests {
     /// A 20 s tunnel: gpsd still reports epochs, without a fix. The status goes on every second,
-    /// says NO GPS, ESTIMATED (the `uncertain` phase) without a fix mode, and guiding resumes after.
+    /// says NO GPS, ESTIMATED (the `uncertain` state) without a fix mode, and guiding resumes after.
     @Test func statusEverySecondThroughATunnel() throws {
         let m = try TestMaps.demoTown()
         var o = DriveSimulator.Options()
@@ -23,16 +23,16 @@ import Testing
         var h = Harness(map: m)
         h.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
         h.drive(fixes)
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
         let times = h.statuses.map(\.time)
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 <= 1.0 + 1e-9 }, "largest gap \(gaps.max() ?? 0) s")
         let outage = fixes[0].time + 31...fixes[0].time + 49
         let inside = h.statuses.filter { outage.contains($0.time) }
         #expect(inside.count >= 18)
-        #expect(inside.allSatisfy { $0.fixMode == nil && $0.phase == .uncertain }, "\(inside.map(\.phase))")
-        #expect(h.statuses.contains { $0.time > outage.upperBound + 2 && $0.phase == .tracking && $0.fixMode != nil })
-        #expect(h.statuses.last?.phase == .arrived)
+        #expect(inside.allSatisfy { $0.fixMode == nil && $0.state == .uncertain }, "\(inside.map(\.state))")
+        #expect(h.statuses.contains { $0.time > outage.upperBound + 2 && $0.state == .tracking && $0.fixMode != nil })
+        #expect(h.statuses.last?.state == .arrived)
     }
 
     /// gpsd goes silent mid-drive (no epochs at all): the appliance's clock ticks keep the status
@@ -50,7 +50,7 @@ import Testing
         let estimated = h.named("position").dropFirst(before).filter { if case let .position(_, _, _, _, _, _, e) = $0.kind { return e }; return false }
         #expect(estimated.count >= 6)  // from 1.5 s after the last epoch
         #expect(h.statuses.filter { $0.time > last }.count == 8)
-        #expect(h.statuses.last?.phase == .uncertain)
+        #expect(h.statuses.last?.state == .uncertain)
         // ticks while epochs come do not dead-reckon
         var steady = Harness(map: m)
         steady.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
@@ -80,17 +80,17 @@ import Testing
         let reroute = try #require(h.requests.last)
         #expect(reroute.reason == .reroute)
         h.drive([fixes[i]])
-        #expect(h.statuses.last?.phase == .rerouting)
+        #expect(h.statuses.last?.state == .rerouting)
         // an answer to the first request again: not awaited, dropped
         let eventsBefore = h.events.count
         h.apply(h.answer(h.requests[0]))
-        #expect(h.events.count == eventsBefore && h.navigator.phase == .rerouting)
+        #expect(h.events.count == eventsBefore && h.navigator.state == .rerouting)
         h.apply(h.answer(reroute))
         #expect(h.named("rerouted").count == 1)
-        #expect(h.statuses.last?.phase == .tracking)
+        #expect(h.statuses.last?.state == .tracking)
         h.answerRoutes = true
         h.drive(Array(fixes[(i + 1)...]))
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
     }
 
     /// The speech thread's real timings replace the estimate from the text's length: a prompt

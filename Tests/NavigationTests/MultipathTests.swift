@@ -36,6 +36,6 @@ import Testing
         h.apply(.setDestination([s["b"]!], time: fixes[0].time))
         h.drive(fixes)
         #expect(h.named("offRoute").isEmpty, "\(h.named("offRoute").map { $0.jsonLine() })")
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
     }
 }

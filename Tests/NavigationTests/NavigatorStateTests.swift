@@ -26,7 +26,7 @@ import Testing
         h.drive(fixes)
         let stop = try #require(h.named("waypointArrived").first)
         #expect(stop.jsonLine().contains(#""continues":false"#))
-        #expect(h.navigator.phase == .waypoint)
+        #expect(h.navigator.state == .atWaypoint)
         #expect(h.named("arrived").isEmpty)
         // nothing is said or tracked while stopped, however far the remaining fixes go
         #expect(h.events.filter { $0.time > stop.time && ($0.name == "progress" || $0.name == "prompt" || $0.name == "offRoute") }.isEmpty)
@@ -35,9 +35,9 @@ import Testing
         var resumed = Harness(map: m, config: config)
         resumed.apply(.setDestination([via, DemoTown.destination], time: 0))
         resumed.drive(fixes.filter { $0.time <= stop.time })
-        #expect(resumed.navigator.phase == .waypoint)
+        #expect(resumed.navigator.state == .atWaypoint)
         resumed.apply(.continueRoute(time: stop.time))
-        #expect(resumed.navigator.phase == .tracking)
+        #expect(resumed.navigator.state == .tracking)
         resumed.drive(rest)
         #expect(resumed.named("arrived").count == 1)
         #expect(resumed.named("offRoute").isEmpty)
@@ -106,7 +106,7 @@ extension NavigatorStateTests {
         h.drive(fixes, stopAtArrival: false)
         #expect(h.named("offRoute").count == 1)
         #expect(h.requests.filter { $0.reason == .reroute }.isEmpty)
-        #expect(h.navigator.phase == .offRoute)
+        #expect(h.navigator.state == .offRoute)
         h.apply(.reroute(time: fixes.last!.time))
         let reroute = try #require(h.requests.last)
         #expect(reroute.reason == .reroute)
@@ -174,7 +174,7 @@ extension NavigatorStateTests {
 }
 
 extension NavigatorStateTests {
-    /// A 20 s tunnel on the demo drive: the position is estimated along the route (phase
+    /// A 20 s tunnel on the demo drive: the position is estimated along the route (state
     /// `uncertain`), prompts go on, no off-route, and guidance is back to tracking at the exit.
     @Test func tunnelKeepsGuiding() throws {
         let m = try TestMaps.demoTown()
@@ -188,11 +188,11 @@ extension NavigatorStateTests {
         var phases = Set<String>()
         for f in fixes {
             h.drive([f])
-            phases.insert(h.navigator.phase.rawValue)
+            phases.insert(h.navigator.state.name)
         }
         #expect(phases.contains("uncertain"))
         #expect(h.named("offRoute").isEmpty)
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
         let estimated = h.events.filter { $0.jsonLine().contains(#""estimated":true"#) }
         #expect(estimated.count >= 15)
     }
@@ -233,7 +233,7 @@ extension NavigatorStateTests {
         h.drive(fixes)
         let off = try #require(h.named("offRoute").first)
         #expect(h.named("rerouted").count >= 1)
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
         // detected within 5 s of leaving the ring at t
         let t = p.unproject(LocalPoint(x: 38 * 20, y: -14 * 20))
         let left = try #require(fixes.first { $0.coordinate.latitude < t.latitude - 0.00005 })
@@ -257,7 +257,7 @@ extension NavigatorStateTests {
             checks += h.requests.filter { $0.reason == .traffic }.count
             #expect(h.named("trafficReroute").isEmpty, "\(queries[i].id): \(h.named("trafficReroute").map { $0.jsonLine() })")
             #expect(!h.prompts.contains { $0.text.contains("faster route") }, "\(queries[i].id)")
-            #expect(h.navigator.phase == .arrived, "\(queries[i].id)")
+            #expect(h.navigator.state == .arrived, "\(queries[i].id)")
         }
         #expect(checks >= drives.count)
     }
@@ -281,7 +281,7 @@ extension NavigatorStateTests {
             var h = Harness(map: m, config: config)
             h.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
             h.drive(fixes)
-            #expect(h.navigator.phase == .arrived)
+            #expect(h.navigator.state == .arrived)
             return h.named("rerouteStarted").map(\.time)
         }
         let spaced = reroutes(interval: 20), unspaced = reroutes(interval: 0)

@@ -58,7 +58,7 @@ struct Harness {
     mutating func drive(_ fixes: [GPSFix], stopAtArrival: Bool = true) {
         for f in fixes {
             feed(.fix(f))
-            if stopAtArrival && navigator.phase == .arrived { break }
+            if stopAtArrival && navigator.state == .arrived { break }
         }
     }
 
@@ -102,7 +102,7 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         var h = Harness(map: m)
         h.apply(.setDestination([DemoTown.destination], time: 0))
         h.drive(try simulate(m, [DemoTown.start, DemoTown.destination], noise: 3, seed: 3))
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
         #expect(h.named("routeComputed").count == 1)
         #expect(h.named("offRoute").isEmpty)
         #expect(h.named("arrived").count == 1)
@@ -164,7 +164,7 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         #expect(afterReroute.text.hasPrefix("In ") || afterReroute.text.hasPrefix("Continue for") || afterReroute.kind == "now",
                 "\(afterReroute.text)")
         print("after the reroute: \(afterReroute.text)")
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
     }
 
     /// While the car looks off the route on fewer fixes than the policy needs, no prompt starts:
@@ -179,7 +179,7 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
             let before = h.prompts.filter { $0.time < off.time && $0.time >= off.time - 2 }
             #expect(before.isEmpty, "\(before.map(\.text)) just before leaving the route at \(off.time)")
         }
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
     }
 
     /// The first prompt after a reroute is the "turn in" prompt of what comes next only where the
@@ -192,7 +192,7 @@ func simulate(_ map: RoadMap, _ points: [Coordinate], noise: Double = 0, seed: U
         let first = try #require(h.prompts.first { $0.time >= rerouted.time })
         // (since guidance follows OSRM's rules, the turn is "go straight onto Avenue de la Costa")
         #expect(first.kind == "now" && first.text.hasPrefix("Go straight onto Avenue de la Costa"), "\(first)")
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
     }
 
     @Test func viaWaypointThenDestination() throws {

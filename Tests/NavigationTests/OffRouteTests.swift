@@ -72,7 +72,7 @@ import Testing
             clean.apply(.setDestination([DemoTown.destination], time: 0))
             clean.drive(try simulate(m, [DemoTown.start, DemoTown.destination], noise: 4, seed: seed))
             #expect(clean.named("offRoute").isEmpty, "\(policy) seed \(seed): \(clean.named("offRoute").map { $0.jsonLine() })")
-            #expect(clean.navigator.phase == .arrived)
+            #expect(clean.navigator.state == .arrived)
         }
         let p = LocalProjection(origin: DemoTown.origin)
         let pastMarketStreet = p.unproject(LocalPoint(x: 44 * 20, y: 0))
@@ -86,7 +86,7 @@ import Testing
         let atDetection = try #require(fixes.first { $0.time == off.time })
         #expect(off.time - left.time <= 5, "\(policy): left \(left.time), off \(off.time)")
         #expect(atDetection.coordinate.distance(to: turnPoint) <= (policy == .osmand ? 90 : 50))
-        #expect(h.navigator.phase == .arrived)
+        #expect(h.navigator.state == .arrived)
     }
 
     /// Progress carries route, leg and step: what remains of the step is the distance to the next
@@ -161,7 +161,7 @@ extension OffRouteTests {
         for (i, f) in fixes.enumerated() {
             session.handle(.fix(f))
             if i == 20 { transient = nil }  // released: no more calls, no crash
-            if session.navigator.phase == .arrived { break }
+            if session.navigator.state == .arrived { break }
         }
         #expect(listener.lines == h.events.map { $0.jsonLine() })
         #expect(listener.lines.contains { $0.contains(#""event":"arrived""#) })
@@ -191,7 +191,7 @@ extension OffRouteTests {
             h.apply(.setDestination([to], time: fixes[0].time))
             h.drive(fixes)
             #expect(h.named("offRoute").isEmpty, "\(extract) \(i): \(h.named("offRoute").map { $0.jsonLine() })")
-            #expect(h.navigator.phase == .arrived, "\(extract) \(i)")
+            #expect(h.navigator.state == .arrived, "\(extract) \(i)")
         }
     }
 

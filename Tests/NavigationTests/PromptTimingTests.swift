@@ -61,7 +61,7 @@ import Testing
         }
         try collect(effects, at: 0)
         var t = 0.5
-        while t * speed <= leg.distanceMeters + 30 && navigator.phase != .arrived {
+        while t * speed <= leg.distanceMeters + 30 && navigator.state != .arrived {
             try collect(navigator.handle(.position(position(min(t * speed, leg.distanceMeters), t), nil)), at: t)
             t += 0.5
         }

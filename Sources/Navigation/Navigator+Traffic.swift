@@ -4,30 +4,8 @@ import MapData
 import Positioning
 import Routing
 
-/// What the navigator follows besides the route: the daylight, and the traffic on the route.
+/// A traffic check answered: the delay on the route, and a switch to a faster one.
 extension Navigator {
-    /// The suggested lighting from the sun's elevation at the position and fix time, emitted when
-    /// it changes (with a little hysteresis so that it does not flicker at the boundary).
-    mutating func lightingUpdate(_ p: FilteredPosition, _ out: inout [NavigatorEffect]) {
-        // the sun moves a quarter of a degree a minute: once a minute of fix time is enough
-        if let last = lastLightingCheck, p.time - last < 60, p.time >= last { return }
-        lastLightingCheck = p.time
-        let e = SolarPosition.elevationDegrees(at: p.coordinate, time: p.time)
-        let day = config.dayAboveDegrees, night = config.nightBelowDegrees, h = config.lightingHysteresisDegrees
-        let mode: String
-        if let current = lighting {
-            // a change only when the sun is past the boundary by the hysteresis
-            if e > day + h { mode = "day" } else if e < night - h { mode = "night" } else if e < day - h && e > night + h { mode = "twilight" }
-            else { mode = current }
-        } else {
-            mode = e >= day ? "day" : (e < night ? "night" : "twilight")
-        }
-        if mode != lighting {
-            lighting = mode
-            out.append(.emit(NavigationEvent(time: p.time, .lighting(mode: mode))))
-        }
-    }
-
     /// A traffic check's answer: the delay category of the current route, its remaining time under
     /// traffic, and a switch to a route taking at most `fasterRouteRatio` of that time (or any
     /// route, when the current one is closed).
@@ -39,16 +17,10 @@ extension Navigator {
         // timed from the car once found "a faster route" on the very same roads, 128 s of it.)
         var remaining = current
         if let c = current, let g = guidance {
-            let own = RouteTracker.remainingSeconds(g.route.route, legIndex: g.legIndex, alongMeters: g.alongMeters, segment: g.segment)
-            let delay = max(0, c - free)
-            trafficCorrection = delay
+            let own = g.tracker.remainingSeconds
+            let (delay, event) = traffic.answer(currentSeconds: c, freeSeconds: free, time: time)
             remaining = own + delay
-            let ratio = free > 0 ? delay / free : 0
-            let category = ratio < 0.05 || delay < 30 ? "none" : ratio < 0.15 ? "light" : ratio < 0.35 ? "medium" : "heavy"
-            if category != delayCategory {
-                delayCategory = category
-                out.append(.emit(NavigationEvent(time: time, .delayCategory(category: category, delaySeconds: delay))))
-            }
+            if let e = event { out.append(.emit(e)) }
         }
         guard let r = route else {
             if current == nil { out.append(.emit(NavigationEvent(time: time, .rerouteFailed(error: "the route is closed and no other exists")))) }
@@ -58,9 +30,9 @@ extension Navigator {
         guard faster else { return }
         var resembles: Bool?
         if let old = guidance?.route.route { resembles = routeResemblance(old, r.route) }
-        guidance = Guidance(route: r)
-        phase = .tracking
-        trafficCorrection = 0
+        guidance = Guidance(route: r, config: config)
+        state = .tracking
+        traffic.routeTaken(reason: .traffic, time: time)
         out.append(.emit(NavigationEvent(time: time, .routeComputed(
             reason: RouteReason.traffic.rawValue, distanceMeters: r.route.distanceMeters, durationSeconds: r.route.durationSeconds,
             resemblesPrevious: resembles, shape: Polyline.encode(r.route.shape)))))

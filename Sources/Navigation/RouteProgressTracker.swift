@@ -1,0 +1,131 @@
+import Geo
+import Guidance
+import MapData
+import Positioning
+import Routing
+
+/// Where the car is on the route it follows: the route → leg → step tree, the place along the
+/// current leg (on the right pass where the route uses a road twice), and the progress reported
+/// (Google's distance and time update thresholds).
+struct RouteProgressTracker: Sendable {
+    let route: NavigationRoute
+    private(set) var legIndex = 0
+    /// The shape segment of the current leg the car is on, and metres along the leg.
+    private(set) var segment = 0
+    private(set) var alongMeters = 0.0
+    /// Time of the last position tracked on this leg.
+    private var lastTrackTime: Double?
+    /// The last progress reported: when, the remaining metres, and the step.
+    private var lastReported: (time: Double, remaining: Double, step: Int)?
+    private(set) var progress: RouteProgress?
+    /// The roads (undirected edge ids) of each leg, to tell a matched road off the route.
+    let legRoads: [Set<UInt32>]
+    /// All the route's directed edges in order, and as a set of raw values (the matcher's prior,
+    /// dead reckoning along the route): built once per route, not per fix.
+    let edges: [DirectedEdge]
+    let edgeKeys: Set<UInt32>
+
+    init(route: NavigationRoute) {
+        self.route = route
+        legRoads = route.route.legs.map { Set($0.edges.map(\.edge)) }
+        edges = route.route.legs.flatMap(\.edges)
+        edgeKeys = Set(edges.map(\.raw))
+    }
+
+    var leg: RouteLeg { route.route.legs[legIndex] }
+    var maneuvers: [Maneuver] { route.maneuvers[legIndex] }
+    var isLastLeg: Bool { legIndex == route.route.legs.count - 1 }
+
+    /// On to the next leg, from its start.
+    mutating func startNextLeg() {
+        legIndex += 1
+        segment = 0
+        alongMeters = 0
+        lastTrackTime = nil
+        lastReported = nil
+    }
+
+    /// Places a position on the current leg, and returns where it lies and the seconds since the
+    /// last position tracked (infinite after `resync` or on a new leg). The search reaches as far
+    /// along as the car can have driven since; after `resync` (the first real fix after a tunnel)
+    /// the car is looked for anywhere along the leg and may be put back. The place along the leg
+    /// never goes back on noise: a real turn-around shows as off the route (beyond
+    /// `offRouteMeters`).
+    mutating func locate(_ p: FilteredPosition, resync: Bool, offRouteMeters: Double) -> (position: LegPosition, seconds: Double) {
+        if resync { lastTrackTime = nil }
+        let dt = lastTrackTime.map { max(0, p.time - $0) } ?? .infinity
+        let reach = dt.isFinite ? max(40, (p.speedMetersPerSecond ?? 15) * dt * 1.5 + 25) : .infinity
+        let pos = RouteTracker.locate(p.coordinate, on: leg, hint: segment, courseDegrees: p.courseDegrees,
+                                      from: lastTrackTime == nil ? nil : alongMeters, reach: reach)
+        lastTrackTime = p.time
+        if resync, pos.distanceMeters <= offRouteMeters {
+            segment = pos.segment
+            alongMeters = pos.alongMeters
+        }
+        if pos.alongMeters >= alongMeters - 30 || pos.distanceMeters > offRouteMeters {
+            segment = pos.segment
+            alongMeters = max(pos.alongMeters, alongMeters - 30)
+        }
+        return (pos, dt)
+    }
+
+    /// Metres still to drive on this leg.
+    var legLeftMeters: Double { leg.distanceMeters - alongMeters }
+
+    /// The index of the next maneuver on this leg (the arrival when none is left).
+    var nextManeuverIndex: Int {
+        let list = maneuvers
+        return list.firstIndex { $0.distanceFromStartMeters > alongMeters + 1 } ?? (list.count - 1)
+    }
+
+    /// The progress at the current place: `correctionSeconds` is what traffic adds to this leg's
+    /// time, `instruction` the next maneuver's listed text, `distanceFromRoute` the car's distance
+    /// from the line. Kept as `progress`.
+    mutating func update(correctionSeconds: Double, instruction: String, distanceFromRoute: Double) -> RouteProgress {
+        let leg = leg, list = maneuvers
+        let legLeft = legLeftMeters
+        let legSecondsDone = RouteTracker.seconds(at: alongMeters, on: leg, segment: segment)
+        var laterMeters = 0.0, laterSeconds = 0.0
+        for l in route.route.legs[(legIndex + 1)...] { laterMeters += l.distanceMeters; laterSeconds += l.durationSeconds }
+        let nextIndex = nextManeuverIndex
+        let next = list[nextIndex]
+        let toNext = max(0, next.distanceFromStartMeters - alongMeters)
+        let legSecondsLeft = max(0, leg.durationSeconds - legSecondsDone + correctionSeconds)
+        let p = RouteProgress(
+            legIndex: legIndex, stepIndex: max(0, nextIndex - 1), legDistanceTraveledMeters: alongMeters,
+            legRemainingMeters: max(0, legLeft), legRemainingSeconds: legSecondsLeft,
+            stepRemainingMeters: toNext,
+            stepRemainingSeconds: max(0, RouteTracker.seconds(at: next.distanceFromStartMeters, on: leg, segment: next.shapeIndex) - legSecondsDone),
+            remainingMeters: max(0, legLeft) + laterMeters, remainingSeconds: legSecondsLeft + laterSeconds,
+            nextManeuver: next, nextInstruction: instruction, distanceToNextMeters: toNext,
+            distanceFromRouteMeters: distanceFromRoute)
+        progress = p
+        return p
+    }
+
+    /// Whether the progress is to be reported at `time`: at every new step, when the remaining
+    /// distance changed by `distanceThreshold` metres, or `timeThreshold` seconds after the last
+    /// report (Google's distanceUpdateThreshold / timeUpdateThreshold). A report counts as made.
+    mutating func reportDue(_ p: RouteProgress, time: Double, distanceThreshold: Double, timeThreshold: Double) -> Bool {
+        if let last = lastReported, last.step == p.stepIndex, abs(last.remaining - p.remainingMeters) < distanceThreshold,
+           time - last.time < timeThreshold {
+            return false
+        }
+        lastReported = (time, p.remainingMeters, p.stepIndex)
+        return true
+    }
+
+    /// The route's edges from the car's place on, over the legs still ahead.
+    var edgesAhead: [DirectedEdge] {
+        let legs = route.route.legs
+        guard legIndex < legs.count else { return [] }
+        let leg = legs[legIndex]
+        let from = min(max(0, leg.edgeIndex(atShapeIndex: segment)), max(0, leg.edges.count - 1))
+        return Array(leg.edges[from...]) + legs[(legIndex + 1)...].flatMap(\.edges)
+    }
+
+    /// Seconds still to drive from the car's place (the route's own times).
+    var remainingSeconds: Double {
+        RouteTracker.remainingSeconds(route.route, legIndex: legIndex, alongMeters: alongMeters, segment: segment)
+    }
+}
