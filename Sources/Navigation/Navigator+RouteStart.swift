@@ -39,7 +39,7 @@ extension Navigator {
             // say where to head (the depart instruction), as every navigator does when a
             // route starts; when the first maneuver is right at the start, say it instead
             let v = max(lastPosition?.speedMetersPerSecond ?? 0, 3)
-            let spoken = list.indices.filter { $0 > 0 && isAnnounced(list, $0) && list[$0].type != .arrive }
+            let spoken = list.indices.filter { $0 > 0 && rules.isAnnounced(list, $0) && list[$0].type != .arrive }
             var first = depart, announced = [Int]()
             if let i1 = spoken.first, list[i1].distanceFromStartMeters < max(30, v * 2) {
                 first = list[i1]
@@ -47,18 +47,18 @@ extension Navigator {
             }
             // a car already moving (a reroute, a destination set on the way) is not told to
             // "head north": it hears what comes next, or how far to go on
-            if first.type == .depart, (lastPosition?.speedMetersPerSecond ?? 0) > Navigator.movingSpeed {
+            if first.type == .depart, (lastPosition?.speedMetersPerSecond ?? 0) > PromptRules.movingSpeed {
                 let target = spoken.first ?? (list.count - 1)
                 let m = list[target], d = m.distanceFromStartMeters
-                let nowSeconds = speechSeconds(text.prompt(m, kind: .now, distanceMeters: 0))
+                let nowSeconds = rules.speechSeconds(text.prompt(m, kind: .now, distanceMeters: 0))
                 // (a "turn in" prompt that leaves no room for the short "now" prompt after it
                 // is not said: the "now" prompt, names and all, is said at once; "In 80 metres,
                 // turn slightly left onto Avenue de la Costa at Parking de la Costa" took 7 s
                 // at 30 km/h, and the turn went by with no "now" prompt)
                 let near = d <= max(1000, v * 45)
                 let turnIn = near ? text.prompt(m, kind: .turnIn, distanceMeters: d) : text.message("prompt.continue_for", distanceMeters: d)
-                let shortNow = speechSeconds(text.prompt(Navigator.bare(m, keepingLandmark: true) ?? m, kind: .now, distanceMeters: 0))
-                let noRoom = near && d - v * speechSeconds(turnIn) < v * (shortNow + config.promptMarginSeconds + 1)
+                let shortNow = rules.speechSeconds(text.prompt(PromptRules.bare(m, keepingLandmark: true) ?? m, kind: .now, distanceMeters: 0))
+                let noRoom = near && d - v * rules.speechSeconds(turnIn) < v * (shortNow + config.promptMarginSeconds + 1)
                 if m.type != .arrive, d <= v * (nowSeconds + config.promptMarginSeconds + 2) || noRoom {
                     first = m
                     announced.append(target)
@@ -66,9 +66,9 @@ extension Navigator {
                     speak(Prompt(text: turnIn, locale: config.locale, kind: .turnIn, maneuver: m), time: time, &out)
                     if near, var g = guidance {
                         // far out, the usual "turn in" prompt still comes nearer the maneuver
-                        let far = d > 2 * (max(150, v * 13) + v * speechSeconds(turnIn))
-                        g.prompts.give(PromptLedger.Ref(leg: 0, index: target), far ? [.prepare] : [.prepare, .turnIn])
-                        g.prompts.heardTurnIn(PromptLedger.Ref(leg: 0, index: target), until: speakingUntil)
+                        let far = d > 2 * (max(150, v * 13) + v * rules.speechSeconds(turnIn))
+                        g.planner.ledger.give(PromptLedger.Ref(leg: 0, index: target), far ? [.prepare] : [.prepare, .turnIn])
+                        g.planner.ledger.heardTurnIn(PromptLedger.Ref(leg: 0, index: target), until: speakingUntil)
                         guidance = g
                     }
                     if let p = lastPosition { track(p, &out) }
@@ -76,29 +76,29 @@ extension Navigator {
                 }
             }
             // a maneuver whose own prompt could not start before this one ends comes with it
-            let startSeconds = speechSeconds(text.prompt(first, kind: .now, distanceMeters: 0))
+            let startSeconds = rules.speechSeconds(text.prompt(first, kind: .now, distanceMeters: 0))
             let thenIndex = spoken.first {
-                !announced.contains($0) && (followsClosely(first, list[$0], speed: v)
+                !announced.contains($0) && (rules.followsClosely(first, list[$0], speed: v)
                     || list[$0].distanceFromStartMeters - first.distanceFromStartMeters
-                        <= v * (startSeconds + speechSeconds(text.prompt(list[$0], kind: .now, distanceMeters: 0)) + config.promptMarginSeconds + 1))
+                        <= v * (startSeconds + rules.speechSeconds(text.prompt(list[$0], kind: .now, distanceMeters: 0)) + config.promptMarginSeconds + 1))
             }
                 // (a new name straight on needs no "then")
                 .flatMap { list[$0].isNameChangeOnly ? nil : $0 }
             // (what follows is said short, as in the prompt plan, to a moving car; a parked
             // one has the time to hear its name)
-            let parked = (lastPosition?.speedMetersPerSecond ?? 0) <= Navigator.movingSpeed
+            let parked = (lastPosition?.speedMetersPerSecond ?? 0) <= PromptRules.movingSpeed
             // (said instead of the departure, the road the car is on was never named: no "to
             // stay on Fritz-Frey-Straße" yet, here or in what follows)
             if first.type != .depart { first.staysOnRoad = false }
-            var thenWords = thenIndex.map { parked ? list[$0] : Navigator.bare(list[$0]) ?? list[$0] }
+            var thenWords = thenIndex.map { parked ? list[$0] : PromptRules.bare(list[$0]) ?? list[$0] }
             if first.type != .depart { thenWords?.staysOnRoad = false }
             let words = text.prompt(first, kind: .now, distanceMeters: 0, then: thenWords)
             speak(Prompt(text: words, locale: config.locale, kind: .now, maneuver: first, then: thenIndex.map { list[$0] }), time: time, &out)
             if var g = guidance {
-                for i in announced { g.prompts.give(PromptLedger.Ref(leg: 0, index: i), [.prepare, .turnIn, .now]) }
+                for i in announced { g.planner.ledger.give(PromptLedger.Ref(leg: 0, index: i), [.prepare, .turnIn, .now]) }
                 if let t = thenIndex {
-                    g.prompts.give(PromptLedger.Ref(leg: 0, index: t), [.prepare, .turnIn])
-                    g.prompts.heardAsThen(PromptLedger.Ref(leg: 0, index: t), until: speakingUntil)
+                    g.planner.ledger.give(PromptLedger.Ref(leg: 0, index: t), [.prepare, .turnIn])
+                    g.planner.ledger.heardAsThen(PromptLedger.Ref(leg: 0, index: t), until: speakingUntil)
                 }
                 guidance = g
             }

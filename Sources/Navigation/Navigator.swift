@@ -18,10 +18,8 @@ public struct Navigator: Sendable {
         var tracker: RouteProgressTracker
         /// The off-route judgement on this route.
         var offRoute: OffRouteMonitor
-        /// The prompts given, and when maneuvers were last heard.
-        var prompts = PromptLedger()
-        /// The leg's prompt texts, each built once.
-        var texts = PromptTexts()
+        /// What is said on this route, and when (Guidance's prompt plan).
+        var planner = PromptPlanner()
         /// The route was planned from a standing car (no course): its direction may be wrong.
         var plannedWithoutHeading = false
         /// The last position tracked was an estimate (no fix).
@@ -38,7 +36,7 @@ public struct Navigator: Sendable {
         /// On to the next leg, from its start.
         mutating func startNextLeg() {
             tracker.startNextLeg()
-            texts = PromptTexts()
+            planner.startNextLeg()
         }
     }
 
@@ -70,10 +68,16 @@ public struct Navigator: Sendable {
     /// When the last position from a real fix came.
     var lastRealFixTime: Double?
     let text: Instructions
+    /// The prompt plan's rules in this locale and with these timings.
+    public let rules: PromptRules
 
     public init(config: NavigatorConfig = NavigatorConfig()) {
         self.config = config
         text = Instructions(locale: GuidanceLocale.named(config.locale) ?? .english, units: config.units)
+        rules = PromptRules(text: text, timing: PromptTiming(
+            speechLatencySeconds: config.speechLatencySeconds, speechSecondsPerCharacter: config.speechSecondsPerCharacter,
+            promptMarginSeconds: config.promptMarginSeconds, arrivalDistanceMeters: config.arrivalDistanceMeters,
+            arrivalSeconds: config.arrivalSeconds))
         lighting = LightingMonitor(config: config)
         traffic = TrafficMonitor(config: config)
     }
@@ -264,15 +268,15 @@ public struct Navigator: Sendable {
             legLeftMeters: legLeft, position: p.coordinate, speedMetersPerSecond: p.speedMetersPerSecond,
             routeEnd: end, requested: g.legIndex + 1 < waypoints.count ? waypoints[g.legIndex + 1] : end,
             // (read by the rule only within 60 m of the end: not worked out on every fix)
-            turnAhead: legLeft < ArrivalRule.nearEndMeters && turnAhead(maneuvers, beyondMeters: g.tracker.alongMeters + 1),
+            turnAhead: legLeft < ArrivalRule.nearEndMeters && rules.turnAhead(maneuvers, beyondMeters: g.tracker.alongMeters + 1),
             deadReckonedSeconds: p.estimated ? p.time - (lastRealFixTime ?? p.time) : 0)
         if ArrivalRule(config: config).arrived(situation) {
             let isLast = g.tracker.isLastLeg
             let index = waypointBase + g.legIndex + 1
             let arriveManeuver = maneuvers.last
             let arrival = PromptLedger.Ref(leg: g.legIndex, index: maneuvers.count - 1)
-            if let m = arriveManeuver, !g.prompts.wasGiven(arrival, .arrive) {
-                g.prompts.give(arrival, [.arrive])
+            if let m = arriveManeuver, !g.planner.ledger.wasGiven(arrival, .arrive) {
+                g.planner.ledger.give(arrival, [.arrive])
                 let t = text.prompt(m, kind: .arrive, distanceMeters: 0)
                 speak(Prompt(text: t, locale: config.locale, kind: .arrive, maneuver: m), time: p.time, &out)
             }
@@ -299,7 +303,7 @@ public struct Navigator: Sendable {
         let nextIndex = g.tracker.nextManeuverIndex
         let next = maneuvers[nextIndex]
         let instructions = text
-        let instruction = g.texts.text(PromptTexts.Key(index: nextIndex, form: .listed, kind: nil, distance: nil, then: nil, thenForm: nil),
+        let instruction = g.planner.texts.text(PromptTexts.Key(index: nextIndex, form: .listed, kind: nil, distance: nil, then: nil, thenForm: nil),
                                        build: { instructions.text(next) }, seconds: { _ in 0 }).text
         let progress = g.tracker.update(correctionSeconds: traffic.correctionSeconds, instruction: instruction,
                                         distanceFromRoute: pos.distanceMeters)
@@ -326,8 +330,13 @@ public struct Navigator: Sendable {
             // (the speed the route expects up to the next maneuver: a car that has just turned
             // and is slow now will be faster soon)
             let routeSpeed = progress.stepRemainingSeconds > 1 ? min(toNext / progress.stepRemainingSeconds, 40) : 0
-            schedulePrompts(&g, maneuvers: maneuvers, nextIndex: nextIndex, toNext: toNext, speed: p.speedMetersPerSecond ?? 0,
-                            routeSpeed: routeSpeed, fixInterval: fixInterval, time: p.time, leaving: judged != nil, &out)
+            if let planned = g.planner.next(rules, maneuvers: maneuvers, legIndex: g.legIndex, nextIndex: nextIndex, toNext: toNext,
+                                            speed: p.speedMetersPerSecond ?? 0, routeSpeed: routeSpeed, fixInterval: fixInterval,
+                                            time: p.time, speakerFreeAt: speakingUntil, leaving: judged != nil) {
+                speak(Prompt(text: planned.text, locale: config.locale, kind: planned.kind, maneuver: planned.maneuver, then: planned.then),
+                      time: p.time, &out)
+                g.planner.heard(planned, until: speakingUntil)
+            }
         }
         guidance = g
     }

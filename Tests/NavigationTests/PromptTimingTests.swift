@@ -66,7 +66,7 @@ import Testing
             t += 0.5
         }
         // (the maneuvers the plan says: not a new name along the same ref)
-        let said = maneuvers.indices.filter { !maneuvers[$0].isSpoken || navigator.isAnnounced(maneuvers, $0) }
+        let said = maneuvers.indices.filter { !maneuvers[$0].isSpoken || navigator.rules.isAnnounced(maneuvers, $0) }
         return (spoken, said.map { (maneuvers[$0], maneuvers[$0].distanceFromStartMeters / speed) })
     }
 
@@ -173,7 +173,7 @@ import Testing
             // the route driven: the last one planned (a drive that starts the wrong way plans again)
             guard let route = h.navigator.route, h.named("offRoute").isEmpty else { continue }
             let list = route.maneuvers[0]
-            let maneuvers = list.indices.filter { h.navigator.isAnnounced(list, $0) && list[$0].type != .arrive }.map { list[$0] }
+            let maneuvers = list.indices.filter { h.navigator.rules.isAnnounced(list, $0) && list[$0].type != .arrive }.map { list[$0] }
             // (near it: a "now" prompt; a "turn in" prompt 300 m before does not count)
             let said = h.spoken.filter { $0.kind == .now }.flatMap { [$0.maneuver, $0.then].compactMap { $0 } }
             // every prompt a whole sentence: no name left out of its phrase ("turn right to stay
@@ -190,8 +190,8 @@ import Testing
             let timed = h.timedPrompts
             for (x, y) in zip(timed, timed.dropFirst()) where x.1.kind == .turnIn && y.1.kind == .now {
                 guard let mx = x.1.maneuver, let my = y.1.maneuver, mx.distanceFromStartMeters == my.distanceFromStartMeters,
-                      !my.street.isEmpty, Navigator.bare(my) != nil else { continue }
-                if y.0 - (x.0 + h.navigator.speechSeconds(x.1.text)) < 3 {
+                      !my.street.isEmpty, PromptRules.bare(my) != nil else { continue }
+                if y.0 - (x.0 + h.navigator.rules.speechSeconds(x.1.text)) < 3 {
                     repeats += 1
                     #expect(!y.1.text.contains(my.street), "\(q.id): '\(x.1.text)' then '\(y.1.text)'")
                 }
@@ -212,7 +212,7 @@ import Testing
                 guard let t = x.1.then else { continue }
                 for y in timed[(i + 1)...] where y.1.kind != .arrive && y.1.maneuver?.distanceFromStartMeters == t.distanceFromStartMeters && y.1.maneuver?.type == t.type {
                     reminders += 1
-                    #expect(y.0 - (x.0 + h.navigator.speechSeconds(x.1.text)) >= Navigator.reminderAfterSeconds - 1e-9,
+                    #expect(y.0 - (x.0 + h.navigator.rules.speechSeconds(x.1.text)) >= PromptRules.reminderAfterSeconds - 1e-9,
                             "\(q.id): '\(y.1.text)' at \(y.0) s, right after '\(x.1.text)' at \(x.0) s")
                 }
             }
@@ -227,7 +227,7 @@ import Testing
             // "you have arrived" does not start while the last turn's prompt is still being said
             if let a = timed.lastIndex(where: { $0.1.kind == .arrive }), a > 0 {
                 let (t, p) = timed[a - 1]
-                #expect(t + h.navigator.speechSeconds(p.text) <= timed[a].0, "\(q.id): '\(p.text)' at \(t) s still playing at the arrival, \(timed[a].0) s")
+                #expect(t + h.navigator.rules.speechSeconds(p.text) <= timed[a].0, "\(q.id): '\(p.text)' at \(t) s still playing at the arrival, \(timed[a].0) s")
             }
             // arrival: the progress on the fix before it has no turn ahead farther than a fix's drive,
             // short of the last metres
@@ -269,7 +269,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
         for (i, x) in timed.enumerated() {
             guard let t = x.1.then, t.type != .arrive else { continue }
             for y in timed[(i + 1)...] where y.1.kind == .now && y.1.maneuver?.distanceFromStartMeters == t.distanceFromStartMeters {
-                #expect(y.0 - (x.0 + h.navigator.speechSeconds(x.1.text)) >= Navigator.reminderAfterSeconds - 1e-9)
+                #expect(y.0 - (x.0 + h.navigator.rules.speechSeconds(x.1.text)) >= PromptRules.reminderAfterSeconds - 1e-9)
                 reminders.append(y)
             }
         }
@@ -297,8 +297,8 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
         let timed = h.timedPrompts
         let a = try #require(timed.lastIndex { $0.1.kind == .arrive })
         let (t, p) = timed[a - 1]
-        print("\(id): '\(p.text)' ends \(timed[a].0 - t - h.navigator.speechSeconds(p.text)) s before the arrival")
-        #expect(t + h.navigator.speechSeconds(p.text) <= timed[a].0, "\(id): '\(p.text)' at \(t) s still playing at the arrival, \(timed[a].0) s")
+        print("\(id): '\(p.text)' ends \(timed[a].0 - t - h.navigator.rules.speechSeconds(p.text)) s before the arrival")
+        #expect(t + h.navigator.rules.speechSeconds(p.text) <= timed[a].0, "\(id): '\(p.text)' at \(t) s still playing at the arrival, \(timed[a].0) s")
     }
 }
 
@@ -319,24 +319,24 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
                     m(.turn, .left, "Carrer Nou", "", 1800),                       // a turn: said
                     m(.arrive, nil, "", "", 2000)]
         let nav = Navigator()
-        #expect(list.indices.map { nav.isAnnounced(list, $0) } == [false, false, true, false, true, true, true])
+        #expect(list.indices.map { nav.rules.isAnnounced(list, $0) } == [false, false, true, false, true, true, true])
         // a new name where no other road meets (the road only changes its name) is not said either
         var midRoad = list
         midRoad[4].atBend = true
-        #expect(!nav.isAnnounced(midRoad, 4))
+        #expect(!nav.rules.isAnnounced(midRoad, 4))
         // nor a return, at a junction, to the name last heard past a change not said ("Turn right
         // onto Landstrasse", Churerstrasse mid-road, then "Continue onto Landstrasse")
         var back = [m(.depart, nil, "Feldkircher Strasse", "", 0), m(.turn, .right, "Landstrasse", "", 300),
                     m(.newName, .straight, "Churerstrasse", "", 900), m(.newName, .straight, "Landstrasse", "", 1400),
                     m(.arrive, nil, "", "", 2000)]
         back[2].atBend = true
-        #expect(back.indices.map { nav.isAnnounced(back, $0) } == [false, true, false, false, true])
+        #expect(back.indices.map { nav.rules.isAnnounced(back, $0) } == [false, true, false, false, true])
         back[1].street = "Austrasse"
-        #expect(nav.isAnnounced(back, 3))
+        #expect(nav.rules.isAnnounced(back, 3))
         // a lane to take makes even a quiet name change worth a prompt
         var laned = list
         laned[1].lanes = [Lane(indications: ["straight"], valid: true), Lane(indications: ["right"], valid: false)]
-        #expect(nav.isAnnounced(laned, 1))
+        #expect(nav.rules.isAnnounced(laned, 1))
     }
 }
 
@@ -353,7 +353,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
             maneuvers += ManeuverBuilder(map: map).maneuvers(for: try router.route([q.locations[0], to]).legs[0], destination: to)
         }
         let pairs = zip(maneuvers, maneuvers.dropFirst()).compactMap { a, b -> (Maneuver, Maneuver)? in
-            guard let ba = Navigator.bare(a), let bb = Navigator.bare(b) else { return nil }
+            guard let ba = PromptRules.bare(a), let bb = PromptRules.bare(b) else { return nil }
             return (ba, bb)
         }
         #expect(pairs.count >= 50)
@@ -361,7 +361,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
         var merge = try #require(maneuvers.first { $0.type == .turn && !$0.street.isEmpty })
         merge.type = .merge
         merge.modifier = .slightLeft
-        #expect(Navigator.bare(merge) == nil)
+        #expect(PromptRules.bare(merge) == nil)
         #expect(pairs.contains { $0.0.type == .continue })  // ("stay on" maneuvers among them)
         // the destination as the "then" of the last turn, on either side, or a stop on the way
         let arrival = try #require(maneuvers.first { $0.type == .arrive })
