@@ -13,7 +13,7 @@ extension Navigator {
         var resembles: Bool?
         if let old = previous, let mapBased = routeResemblance(old, route.route) { resembles = mapBased }
         guidance = Guidance(route: route, config: config)
-        guidance?.plannedWithoutHeading = req.headingDegrees == nil && req.reason == .start
+        guidance?.mayStartOtherWay = req.headingDegrees == nil && req.reason == .start
         state = .tracking
         traffic.routeTaken(reason: req.reason, time: time)
         out.append(.emit(NavigationEvent(time: time, .routeComputed(

@@ -20,8 +20,11 @@ public struct Navigator: Sendable {
         var offRoute: OffRouteMonitor
         /// What is said on this route, and when (Guidance's prompt plan).
         var planner = PromptPlanner()
-        /// The route was planned from a standing car (no course): its direction may be wrong.
-        var plannedWithoutHeading = false
+        /// The car may set off the other way from where this leg starts: the route was planned
+        /// from a standing car (no course), or the leg begins at a waypoint passed through, where
+        /// a driver may turn round (a drop-off, a pick-up). Turning round there, before driving
+        /// 30 m along, re-plans quietly: not an off-route.
+        var mayStartOtherWay = false
         /// The last position tracked was an estimate (no fix).
         var onEstimate = false
 
@@ -37,6 +40,7 @@ public struct Navigator: Sendable {
         mutating func startNextLeg() {
             tracker.startNextLeg()
             planner.startNextLeg()
+            mayStartOtherWay = true
         }
     }
 
@@ -63,6 +67,8 @@ public struct Navigator: Sendable {
     /// The roads the two matchers put the last position on (with and without the route's prior).
     var lastMatchedEdge: DirectedEdge?
     var lastUnbiasedEdge: DirectedEdge?
+    /// The receiver's bias, learnt from fixes on the route (kept through reroutes).
+    var bias = ReceiverBias()
     var lastRoad: String?
     var gpsLostSince: Double?
     /// When the last position from a real fix came.
@@ -211,93 +217,85 @@ public struct Navigator: Sendable {
         let resync = g.onEstimate && !p.estimated
         g.onEstimate = p.estimated
         if resync { g.offRoute.resync() }
-        let (pos, dt) = g.tracker.locate(p, resync: resync, offRouteMeters: config.offRouteDistanceMeters)
+        let located = g.tracker.locate(p, resync: resync, offRouteMeters: config.offRouteDistanceMeters)
+        var pos = located.position
+        let dt = located.seconds
 
         // Off route? By the configured policy's anchors, or backtracking along the route (not
         // judged on an estimated position).
-        let judged = g.offRoute.update(offRouteSituation(p, pos, g, maneuvers: maneuvers), alongMeters: pos.alongMeters,
-                                       judging: state != .uncertain)
+        if !p.estimated { bias.advance(to: p.time) }
+        let onRoute = offRouteSituation(p, pos, g, maneuvers: maneuvers)
+        var judged = g.offRoute.update(onRoute, alongMeters: pos.alongMeters, judging: state != .uncertain)
+        // a moving car on the route, by the place, both matchers and its course: its distance
+        // beside the route is the receiver's bias there. (Not the route-held matcher alone: it
+        // keeps a car on the route for seconds where a fork parts at a few degrees, and the
+        // estimate would take the car's parting for the receiver's error.)
+        if judged == nil, g.offRoute.count == 0, state == .tracking, !p.estimated, onRoute.speed > 1,
+           onRoute.matchedOnRoute == true, onRoute.unbiasedOnRoute == true, !onRoute.moving || onRoute.courseOff < 10,
+           pos.distanceMeters < ReceiverBias.largestMeters * 2 {
+            bias.observe(signedMeters: pos.signedMeters, bearingDegrees: pos.bearingDegrees)
+        }
+        // driving back along a road the leg takes again later in this direction: the car turned
+        // round sooner than the route, and goes on from the later pass
+        if judged?.reason == .backtracking,
+           let later = g.tracker.moveToLaterPass(p, withinMeters: max(config.backtrackLaterPassMeters, p.accuracyMeters)) {
+            pos = later
+            judged = nil
+            g.offRoute.count = 0
+        }
         if judged == nil, (p.speedMetersPerSecond ?? 0) >= 0.5, state == .offRoute { state = .tracking }
         // (a standing car neither leaves the route nor comes back to it: the rules on position
         // do not judge it, and what was judged before it stopped holds: off the route, it stays
         // off, as the distance rule held it before issue #24)
         if judged == nil, state == .offRoute, (p.speedMetersPerSecond ?? 0) < 0.5 {
+            if arriveIfThere(p, &g, offRoute: true, &out) { return }
             guidance = g
             return
         }
         let needed = judged?.needed ?? Int.max
-        // a route planned before the car moved may start the other way: once the car shows its
-        // direction without having driven along the route, plan again quietly (not an off-route;
-        // a car that drove along the route and then left it made a wrong turn)
-        if g.offRoute.count >= needed, pending == nil, g.plannedWithoutHeading, g.tracker.alongMeters < 30, p.courseDegrees != nil,
+        // a route planned before the car moved, or a leg from a waypoint, may start the other way:
+        // once the car shows its direction without having driven along the leg, plan again
+        // quietly (not an off-route; a car that drove along the leg and then left it made a
+        // wrong turn)
+        if g.offRoute.count >= needed, pending == nil, g.mayStartOtherWay, g.tracker.alongMeters < 30, p.courseDegrees != nil,
            (p.speedMetersPerSecond ?? 0) > 2 {
-            g.plannedWithoutHeading = false
+            g.mayStartOtherWay = false
             g.offRoute.count = 0
             guidance = g
             dropPassedWaypoints(g)
             request(.start, from: p, time: p.time, &out)
             return
         }
-        if g.offRoute.count >= needed, pending == nil, retry.mayRequest(time: p.time, at: p.coordinate) {
+        if g.offRoute.count >= needed {
+            // said once per leaving, as soon as the rules see it, whether or not a new route may
+            // be asked for yet: the prompts of the route left stop at once (a driver keeping to
+            // a detour of their own within 20 s of the last reroute heard the old route's turns
+            // for up to 20 s more, and the departure showed 100 m late)
+            if state != .offRoute {
+                let reason = (judged?.reason ?? .distance).rawValue
+                out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
+                // what is being said was for the route left: cut it, so that the new route's
+                // first prompt is heard at once
+                out.append(.silence)
+                speakingUntil = p.time
+                state = .offRoute
+            }
             let movedEnough = lastReroute.map {
                 $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters && p.time - $0.time >= config.rerouteMinimumIntervalSeconds
             } ?? true
-            if movedEnough {
-                // said once per leaving (a refused reroute leaves the state at offRoute)
-                if state != .offRoute || config.automaticReroute {
-                    let reason = (judged?.reason ?? .distance).rawValue
-                    out.append(.emit(NavigationEvent(time: p.time, .offRoute(distanceMeters: pos.distanceMeters, reason: reason))))
-                    // what is being said was for the route left: cut it, so that the new route's
-                    // first prompt is heard at once
-                    out.append(.silence)
-                    speakingUntil = p.time
-                }
-                state = .offRoute
-                guidance = g
-                // the policy may refuse: then wait for `.reroute`
-                if config.automaticReroute { startReroute(g, from: p, time: p.time, automatic: true, &out) }
-                return
-            }
-        }
-
-        // arrival at the end of this leg (ArrivalRule)
-        let end = leg.shape[leg.shape.count - 1]
-        let waypoints = g.route.route.waypoints
-        let legLeft = g.tracker.legLeftMeters
-        let situation = ArrivalRule.Situation(
-            legLeftMeters: legLeft, position: p.coordinate, speedMetersPerSecond: p.speedMetersPerSecond,
-            routeEnd: end, requested: g.legIndex + 1 < waypoints.count ? waypoints[g.legIndex + 1] : end,
-            // (read by the rule only within 60 m of the end: not worked out on every fix)
-            turnAhead: legLeft < ArrivalRule.nearEndMeters && rules.turnAhead(maneuvers, beyondMeters: g.tracker.alongMeters + 1),
-            deadReckonedSeconds: p.estimated ? p.time - (lastRealFixTime ?? p.time) : 0)
-        if ArrivalRule(config: config).arrived(situation) {
-            let isLast = g.tracker.isLastLeg
-            let index = waypointBase + g.legIndex + 1
-            let arriveManeuver = maneuvers.last
-            let arrival = PromptLedger.Ref(leg: g.legIndex, index: maneuvers.count - 1)
-            if let m = arriveManeuver, !g.planner.ledger.wasGiven(arrival, .arrive) {
-                g.planner.ledger.give(arrival, [.arrive])
-                let t = text.prompt(m, kind: .arrive, distanceMeters: 0)
-                speak(Prompt(text: t, locale: config.locale, kind: .arrive, maneuver: m), time: p.time, &out)
-            }
-            if isLast {
-                out.append(.emit(NavigationEvent(time: p.time, .arrived(index: index, name: arriveManeuver?.street ?? ""))))
-                state = .arrived
-                guidance = g
-                return
-            }
-            out.append(.emit(NavigationEvent(time: p.time, .waypointArrived(index: index, name: arriveManeuver?.street ?? "",
-                                                                             continues: config.continueAtWaypoints))))
-            if !config.continueAtWaypoints {
-                // stay until told (`.continueRoute`): no tracking, no off-route, no prompts
-                state = .atWaypoint
-                guidance = g
-                return
-            }
-            g.startNextLeg()
             guidance = g
+            // the policy may refuse: then wait for `.reroute`
+            if movedEnough, pending == nil, config.automaticReroute, retry.mayRequest(time: p.time, at: p.coordinate) {
+                startReroute(g, from: p, time: p.time, automatic: true, &out)
+                return
+            }
+            // (off the route, its progress and prompts are not the car's; a car pulling up at
+            // the destination has arrived whichever way it came)
+            _ = arriveIfThere(p, &g, offRoute: true, &out)
             return
         }
+
+        if arriveIfThere(p, &g, offRoute: false, &out) { return }
 
         // progress
         let nextIndex = g.tracker.nextManeuverIndex

@@ -153,6 +153,9 @@ public struct NavigatorConfig: Sendable {
     public var offRoutePolicy: OffRoutePolicy = .tern
     /// Fixes driving back along the route before it counts as backtracking.
     public var backtrackFixes = 3
+    /// A car driving back along the route is on a later pass of the leg in its direction (it
+    /// turned round sooner than the route) when that pass is this near, or within its accuracy.
+    public var backtrackLaterPassMeters = 15.0
     /// No second reroute before the car moved this far from where the last one started.
     public var rerouteMinimumMovementMeters = 50.0
     /// And at least this long after it (issue #24: a driver keeping to a detour of their own left

@@ -3,13 +3,18 @@ import Geo
 
 /// What one position shows about the route, as the off-route policies read it.
 struct OffRouteSituation {
-    /// Distance from the route's line, metres, and the receiver's accuracy.
+    /// Distance from the route's line, metres, as measured and with the receiver's estimated bias
+    /// taken out (`ReceiverBias`), and the receiver's accuracy. Tern's rules judge the car by
+    /// the second; Mapbox's and OsmAnd's, as those SDKs do, by the first.
     var distanceMeters: Double
+    var besideMeters: Double
     var accuracyMeters: Double
     /// Receiver speed (0 unknown) and the angle of its course to the route's, degrees (0 unknown).
     var speed: Double
     var courseKnown: Bool
     var courseOff: Double
+    /// The same angle with its side: positive when the course is clockwise of the route's.
+    var courseOffSigned: Double
     /// Metres along the leg from the car to the nearest maneuver after the depart.
     var nearestManeuverMeters: Double
     /// Where the matcher (with the route's prior) and a matcher without it put the car: on a road
@@ -39,9 +44,10 @@ struct OffRouteEvidence {
     private var backtrack: (from: Double, fixes: Int)?
     /// The last distances from the route line (newest last), for a steady drift away.
     private(set) var recentDistances: [Double] = []
-    /// Metres the car has moved across the route's line (by the receiver's speed and course)
-    /// since it was last on it, and when that was last counted; infinite when not known (a new
-    /// route, after a tunnel). A car cannot be farther from the route than it has moved away.
+    /// Metres the car has moved across the route's line (by the receiver's speed and course),
+    /// to the right positive, since it was last on it, and when that was last counted; infinite
+    /// when not known (a new route, after a tunnel). A car cannot be farther from the route than
+    /// it has moved away.
     private var travelSinceOnLine = Double.infinity
     private var travelCountedAt: Double?
     /// The distance from the line when the car was last on it.
@@ -64,26 +70,34 @@ struct OffRouteEvidence {
     /// Records the position's distance from the line, and whether the car could be that far from
     /// it by how far it has moved across the line since it was last on it (within 8 m, or on a
     /// road of the route within 12 m: a receiver's bias alone may hold it 10 m off): the
-    /// receiver's speed times the sine of its course's angle to the line. Speed and course come
-    /// from Doppler, which multipath and a wandering bias hardly touch. A position whose distance
-    /// from the line grew by more than that is the receiver's error, not the car, and a standing
-    /// car has not left the route (issue #24: multipath bursts of 15–25 m while slowing for
-    /// lights, crawling in a queue or driving straight on gave 'road', 'drift' and 'distance'
-    /// off-routes). (A course unknown counts the whole speed.)
+    /// receiver's speed times the sine of its course's angle to the line, summed with its side.
+    /// Speed and course come from Doppler, which multipath and a wandering bias hardly touch. A
+    /// position whose distance from the line grew by more than that is the receiver's error, not
+    /// the car, and a standing car has not left the route (issue #24: multipath bursts of
+    /// 15–25 m while slowing for lights, crawling in a queue or driving straight on gave 'road',
+    /// 'drift' and 'distance' off-routes). The side counts because the course of a car crawling
+    /// at 1–2 m/s wanders tens of degrees either way: summed without it, 12 s of crawling along
+    /// the route "moved" the car 6 m across the line and a burst of 13 m passed for a turn into
+    /// the street beside (the road drive set). A car that leaves moves away on one side. (A
+    /// course unknown counts the whole speed.)
     mutating func note(_ s: OffRouteSituation) -> (couldBeThere: Bool, distances: [Double]) {
-        let d = s.distanceMeters
+        let d = s.besideMeters
         recentDistances.append(d)
         if recentDistances.count > 5 { recentDistances.removeFirst() }
         if let last = travelCountedAt {
-            let across = s.courseKnown ? abs(sin(s.courseOff * .pi / 180)) : 1
-            travelSinceOnLine += s.speed * across * max(0, s.time - last)
+            let dt = max(0, s.time - last)
+            if s.courseKnown {
+                travelSinceOnLine += s.speed * sin(s.courseOffSigned * .pi / 180) * dt
+            } else {
+                travelSinceOnLine = abs(travelSinceOnLine) + s.speed * dt
+            }
         }
         travelCountedAt = s.time
         if d <= 8 || (s.matchedOnRoute == true && d <= 12) {
             travelSinceOnLine = 0
             distanceWhenOnLine = d
         }
-        return (s.speed >= 0.5 && d - distanceWhenOnLine <= travelSinceOnLine + 3, recentDistances)
+        return (s.speed >= 0.5 && d - distanceWhenOnLine <= abs(travelSinceOnLine) + 3, recentDistances)
     }
 }
 

@@ -21,6 +21,8 @@ extension OffRoutePolicy {
 /// - farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a wrong turn
 ///   starts, on 3 fixes (2 near a maneuver or with the course over 60° off);
 /// - beyond max(12 m, accuracy) with the course more than 60° off the route's, on 2 fixes;
+/// (distances with the receiver's estimated bias taken out, `OffRouteSituation.besideMeters`,
+/// but for the course anchor's)
 /// - on a road the route does not take (the matcher's) beyond max(10 m, accuracy), or (without the
 ///   route's prior) beyond max(7 m, accuracy), on 3 fixes, where distance (over 12 m, or rising)
 ///   or course (20° off) confirms it and the car could be there;
@@ -30,13 +32,16 @@ struct TernOffRouteRule: OffRouteRule {
     var distanceFixes = 3
 
     func judge(_ s: OffRouteSituation, couldBeThere: Bool, recentDistances r: [Double]) -> OffRouteJudgement? {
-        let d = s.distanceMeters, acc = s.accuracyMeters, limit = s.limitMeters
+        let d = s.besideMeters, acc = s.accuracyMeters, limit = s.limitMeters
         let nearManeuver = s.nearManeuver(100)
         // (beyond the limit, multipath is rare: only a standing car is not judged by it)
         if d > max(nearManeuver ? limit / 2 : limit, 2 * acc), s.speed >= 0.5 {
             return OffRouteJudgement(reason: .distance, needed: nearManeuver || (s.moving && s.courseOff > 60) ? 2 : distanceFixes)
         }
-        if s.moving, s.courseOff > 60, d > max(12, acc) { return OffRouteJudgement(reason: .course, needed: 2) }
+        // (the course is the car's own: the distance only tells a bend's course noise from a car
+        // heading off, so it is taken as measured, the bias left in: a car turning the wrong
+        // way at a junction, on the side the bias lies, was seen a fix later)
+        if s.moving, s.courseOff > 60, s.distanceMeters > max(12, acc) { return OffRouteJudgement(reason: .course, needed: 2) }
         // the matcher has the car on a road the route does not take, clear of the route's line:
         // a fork whose branches part slowly, a parallel road (the route prior keeps the matcher
         // on the route while the car may be on it). Only where distance or course confirm it

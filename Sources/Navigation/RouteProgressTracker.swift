@@ -69,6 +69,38 @@ struct RouteProgressTracker: Sendable {
         return (pos, dt)
     }
 
+    /// A car seen driving back along the route where the leg comes back the same way later (out
+    /// along a street and back, a dead end, the street beyond a waypoint): it has turned round
+    /// sooner than the route does, and is on the later pass, in its direction. That pass — the
+    /// nearest to the car within `withinMeters`, at least `RouteTracker.onRouteMeters` farther
+    /// along and within 45° of the course — becomes the car's place, and nil is returned where
+    /// there is none. The rest of the leg from there is still the way to its end, so this is
+    /// not a departure to reroute from (issue #24: "backtracking" off-routes on the road drive
+    /// set where the car was on the route). Only this leg's passes count: a waypoint on the part
+    /// skipped would be skipped too.
+    mutating func moveToLaterPass(_ p: FilteredPosition, withinMeters: Double) -> LegPosition? {
+        guard let course = p.courseDegrees else { return nil }
+        let shape = leg.shape, cumulative = leg.cumulativeMeters
+        let ruler = CheapRuler(latitude: p.coordinate.latitude)
+        var best: LegPosition?
+        for i in 0..<(shape.count - 1) where cumulative[i + 1] > alongMeters + RouteTracker.onRouteMeters && shape[i] != shape[i + 1] {
+            let bearing = ruler.bearing(shape[i], shape[i + 1])
+            guard abs(Angle.difference(from: bearing, to: course)) <= 45 else { continue }
+            let q = ruler.project(p.coordinate, onto: shape[i], shape[i + 1])
+            let along = cumulative[i] + (cumulative[i + 1] - cumulative[i]) * q.fraction
+            guard q.distanceMeters <= withinMeters, along > alongMeters + RouteTracker.onRouteMeters,
+                  q.distanceMeters < best?.distanceMeters ?? .infinity else { continue }
+            best = LegPosition(segment: i, alongMeters: along, distanceMeters: q.distanceMeters, bearingDegrees: bearing,
+                               side: RouteTracker.side(of: p.coordinate, shape[i], shape[i + 1], ruler))
+        }
+        if let b = best {
+            segment = b.segment
+            alongMeters = b.alongMeters
+            lastTrackTime = p.time
+        }
+        return best
+    }
+
     /// Metres still to drive on this leg.
     var legLeftMeters: Double { leg.distanceMeters - alongMeters }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import Routing
 
@@ -11,6 +12,11 @@ struct LegPosition: Sendable, Equatable {
     var distanceMeters: Double
     /// Bearing of that segment, degrees.
     var bearingDegrees: Double
+    /// Which side of the route the point lies: 1 right (of the route's direction), -1 left.
+    var side = 1.0
+
+    /// The distance beside the route, positive to its right.
+    var signedMeters: Double { side * distanceMeters }
 }
 
 /// Projects positions onto a leg, searching forward from the last position first so that a
@@ -35,8 +41,11 @@ enum RouteTracker {
             var candidates = [(score: Double, pos: LegPosition)]()
             candidates.reserveCapacity(range.count)
             for i in range where i + 1 < shape.count {
-                let p = ruler.project(c, onto: shape[i], shape[i + 1])
+                var p = ruler.project(c, onto: shape[i], shape[i + 1])
                 let bearing = ruler.bearing(shape[i], shape[i + 1])
+                if i == 0, p.fraction == 0, let lateral = approachingStart(c, shape[0], bearing: bearing, courseDegrees: courseDegrees, ruler) {
+                    p.distanceMeters = lateral
+                }
                 var score = p.distanceMeters
                 if let course = courseDegrees, shape[i] != shape[i + 1] {
                     // prefer the pass in the driving direction where the route doubles back
@@ -53,7 +62,8 @@ enum RouteTracker {
                 var ahead = bearing
                 if p.fraction > 0.999, i + 2 < shape.count, shape[i + 1] != shape[i + 2] { ahead = ruler.bearing(shape[i + 1], shape[i + 2]) }
                 let pos = LegPosition(segment: i, alongMeters: leg.cumulativeMeters[i] + segLen * p.fraction,
-                                      distanceMeters: p.distanceMeters, bearingDegrees: ahead)
+                                      distanceMeters: p.distanceMeters, bearingDegrees: ahead,
+                                      side: side(of: c, shape[i], shape[i + 1], ruler))
                 candidates.append((score, pos))
             }
             // The course and reach preferences choose between passes near the car, never a pass
@@ -69,6 +79,31 @@ enum RouteTracker {
         let all = scan(0..<(shape.count - 1))!
         return all
     }
+
+    /// Whether `c` lies right (1) or left (-1) of the line a→b.
+    static func side(of c: Coordinate, _ a: Coordinate, _ b: Coordinate, _ ruler: CheapRuler) -> Double {
+        let dx = Angle.normalizedLongitude(b.longitude - a.longitude) * ruler.kx, dy = (b.latitude - a.latitude) * ruler.ky
+        let px = Angle.normalizedLongitude(c.longitude - a.longitude) * ruler.kx, py = (c.latitude - a.latitude) * ruler.ky
+        return dx * py - dy * px > 0 ? -1 : 1
+    }
+
+    /// A car short of the leg's start, driving towards it along the line of the first segment (a
+    /// waypoint taken as reached a few seconds early, a route starting just ahead of the car): its
+    /// distance from that line, within `approachMeters` of the start and 45° of its direction.
+    /// Measured to the start point itself, a car 30 m short of a waypoint on a street the next
+    /// leg comes back along was placed on the way back, 2 m away, and seen driving the wrong way
+    /// (issue #24's road drive set).
+    static func approachingStart(_ c: Coordinate, _ start: Coordinate, bearing: Double, courseDegrees: Double?, _ ruler: CheapRuler) -> Double? {
+        guard let course = courseDegrees, abs(Angle.difference(from: bearing, to: course)) <= 45 else { return nil }
+        let d = ruler.distance(c, start)
+        guard d > 0, d <= approachMeters else { return nil }
+        let off = Angle.difference(from: bearing, to: ruler.bearing(c, start)) * .pi / 180
+        guard cos(off) > 0 else { return nil }
+        return d * abs(sin(off))
+    }
+
+    /// How far short of a leg's start a car driving towards it is taken to be on the way in.
+    static let approachMeters = 60.0
 
     /// Seconds from the leg's start at `along` metres (interpolated).
     /// Seconds still to drive on a route from a place on one of its legs (free flow, or the

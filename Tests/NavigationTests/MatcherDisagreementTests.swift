@@ -41,6 +41,28 @@ import Testing
         #expect(h.named("arrived").count == 1)
     }
 
+    /// A bias that wanders up to 13 m north over half a minute, towards the service road 15 m
+    /// away, as a real receiver's does: learnt from the fixes on Main Road (ReceiverBias), it is
+    /// no off-route. (Judged on the distances as measured, the matcher took the service road
+    /// once the fixes were 12 m out, and the distance confirmed it.)
+    @Test func aBiasLearntOnTheRouteIsNoOffRoute() throws {
+        let (s, m) = try Self.parallelRoads()
+        var o = DriveSimulator.Options()
+        o.seed = 2
+        let fixes = DriveSimulator(map: m, options: o).drive(try Router(map: m).route([s["a"]!, s["b"]!]))
+        let t0 = fixes[0].time
+        let biased = fixes.map { f -> GPSFix in
+            var g = f
+            g.coordinate = f.coordinate.moved(meters: min(13, 13 * (f.time - t0) / 30), bearingDegrees: 0)
+            return g
+        }
+        var h = Harness(map: m)
+        h.apply(.setDestination([s["b"]!], time: t0))
+        h.drive(biased)
+        #expect(h.named("offRoute").isEmpty, "\(h.named("offRoute").map { $0.jsonLine() })")
+        #expect(h.named("arrived").count == 1)
+    }
+
     /// Driving the service road itself is still found, by the distance and course there.
     @Test func drivingTheParallelRoadIsAnOffRoute() throws {
         let (s, m) = try Self.parallelRoads()

@@ -275,19 +275,28 @@ extension NavigatorStateTests {
         // destination; every route Tern offers on the way turns off it somewhere
         let tour = ["d", "p", "m", "e", "g"].map { town[$0]! }
         let fixes = try simulate(m, [DemoTown.start] + tour + [DemoTown.destination])
-        func reroutes(interval: Double) -> [Double] {
+        func reroutes(interval: Double) -> (reroutes: [Double], offRoutes: [Double], prompts: [Double]) {
             var config = NavigatorConfig()
             config.rerouteMinimumIntervalSeconds = interval
             var h = Harness(map: m, config: config)
             h.apply(.setDestination([DemoTown.destination], time: fixes[0].time))
             h.drive(fixes)
             #expect(h.navigator.state == .arrived)
-            return h.named("rerouteStarted").map(\.time)
+            return (h.named("rerouteStarted").map(\.time), h.named("offRoute").map(\.time), h.prompts.map(\.time))
         }
-        let spaced = reroutes(interval: 20), unspaced = reroutes(interval: 0)
+        let (spaced, spacedOffs, spacedPrompts) = reroutes(interval: 20), unspaced = reroutes(interval: 0).reroutes
         #expect(spaced.count >= 2)
         #expect(zip(spaced.dropFirst(), spaced).allSatisfy { $0 - $1 >= 20 }, "\(spaced.map { $0 - fixes[0].time })")
         #expect(zip(unspaced.dropFirst(), unspaced).contains { $0 - $1 < 20 }, "\(unspaced.map { $0 - fixes[0].time })")
+        // a leaving within the 20 s is still reported at once, and the route left says no more
+        // until the next reroute (the detour's departures showed up to 20 s late, with the old
+        // route's turns said meanwhile)
+        let early = spacedOffs.filter { !spaced.contains($0) }
+        #expect(!early.isEmpty, "off-routes \(spacedOffs.map { $0 - fixes[0].time }), reroutes \(spaced.map { $0 - fixes[0].time })")
+        for off in early {
+            let next = spaced.first { $0 > off } ?? .infinity
+            #expect(!spacedPrompts.contains { $0 > off && $0 < next }, "a prompt between the off-route at \(off - fixes[0].time) s and the reroute")
+        }
     }
 }
 
