@@ -69,6 +69,10 @@ public struct Navigator: Sendable {
     var lastUnbiasedEdge: DirectedEdge?
     /// The receiver's bias, learnt from fixes on the route (kept through reroutes).
     var bias = ReceiverBias()
+    /// Automatic reroutes started while the car was off the road network (a track, a field, a
+    /// car park: no road the car profile routes on within the matchers' reach), since it was
+    /// last on a road.
+    var reroutesOffNetwork = 0
     var lastRoad: String?
     var gpsLostSince: Double?
     /// When the last position from a real fix came.
@@ -105,6 +109,7 @@ public struct Navigator: Sendable {
         case let .position(p, matched, unbiased):
             lastMatchedEdge = matched?.edge
             lastUnbiasedEdge = unbiased?.edge
+            if !p.estimated, lastMatchedEdge != nil { reroutesOffNetwork = 0 }
             onPosition(p, matched, &out)
         case let .discarded(time, reason):
             out.append(.emit(NavigationEvent(time: time, .discarded(reason: reason.rawValue))))
@@ -284,8 +289,18 @@ public struct Navigator: Sendable {
                 $0.at.distance(to: p.coordinate) >= config.rerouteMinimumMovementMeters && p.time - $0.time >= config.rerouteMinimumIntervalSeconds
             } ?? true
             guidance = g
-            // the policy may refuse: then wait for `.reroute`
-            if movedEnough, pending == nil, config.automaticReroute, retry.mayRequest(time: p.time, at: p.coordinate) {
+            // off the road network, one reroute is enough: each new one starts from the road
+            // nearest the car, which it is not on either (issue #24: 11 reroutes in 4 minutes on
+            // a track). Said once; the next is asked for when the car is on a road again.
+            let offNetwork = !p.estimated && lastMatchedEdge == nil && lastUnbiasedEdge == nil
+            if offNetwork, reroutesOffNetwork >= config.reroutesOffNetwork {
+                if reroutesOffNetwork == config.reroutesOffNetwork {
+                    reroutesOffNetwork += 1
+                    speak(Prompt(text: text.message("prompt.no_route"), locale: config.locale, kind: .now, maneuver: nil), time: p.time, &out)
+                }
+            } else if movedEnough, pending == nil, config.automaticReroute, retry.mayRequest(time: p.time, at: p.coordinate) {
+                // the policy may refuse: then wait for `.reroute`
+                if offNetwork { reroutesOffNetwork += 1 }
                 startReroute(g, from: p, time: p.time, automatic: true, &out)
                 return
             }

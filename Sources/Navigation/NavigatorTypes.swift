@@ -161,6 +161,9 @@ public struct NavigatorConfig: Sendable {
     /// And at least this long after it (issue #24: a driver keeping to a detour of their own left
     /// each new route within seconds, and got a reroute every 3 s): one reroute per 20 s at most.
     public var rerouteMinimumIntervalSeconds = 20.0
+    /// Automatic reroutes while the car is off the road network (no road within the matchers'
+    /// reach) before Tern says "no route from here" and waits for the car to reach a road.
+    public var reroutesOffNetwork = 1
     /// A waypoint is reached within this distance of it (along the route).
     public var arrivalDistanceMeters = 20.0
     /// ... or when the car will be there within this many seconds at its speed (and is within 60 m).

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import MapCompiler
 import MapData
 import Navigation
 import Routing
@@ -38,5 +39,56 @@ import Testing
         h.answerRoutes = true
         h.apply(.setDestination([DemoTown.destination], time: last.time))
         #expect(h.requests.count == n + 1 && h.navigator.route != nil)
+    }
+}
+
+/// Off the road network (issue #24: 11 reroutes in 4 minutes while the driver kept to a track
+/// the car profile does not route on): one reroute, "no route from here" once, and the next
+/// reroute when the car is on a road again.
+@Suite struct OffNetworkTests {
+    @Test func aTrackGetsOneRerouteUntilTheCarIsOnARoadAgain() throws {
+        // Main Street a–d; a farm track (not in the map) from b 160 m south, 320 m east, and back
+        // north to c
+        var s = ScenarioMap(ascii: """
+            a . . . b . . . . . . . . c . . . d
+                    |                 |
+                    |                 |
+                    |                 |
+                    t . . . . . . . . u
+            """, gridMeters: 40, origin: Coordinate(latitude: 48.5, longitude: 9.0))
+        s.ways = [.init("abcd", [("highway", "residential"), ("name", "Main Street")]),
+                  .init("btuc", [("highway", "track")])]
+        let m = try TestMaps.scenario(s)
+        var fixes = try simulate(m, [s["a"]!, s["b"]!])
+        // the track, at 5 m/s
+        var t = fixes.last!.time
+        for (from, to) in [("b", "t"), ("t", "u"), ("u", "c")] as [(Character, Character)] {
+            let a = s[from]!, b = s[to]!
+            let course = a.bearing(to: b), length = a.distance(to: b)
+            for k in 1...Int(length / 5) {
+                t += 1
+                fixes.append(GPSFix(time: t, coordinate: a.moved(meters: Double(k) * 5, bearingDegrees: course), mode: .threeD,
+                                    speedMetersPerSecond: 5, courseDegrees: course, horizontalErrorMeters: 5))
+            }
+        }
+        let rest = try simulate(m, [s["c"]!, s["d"]!])
+        fixes += rest.map { f -> GPSFix in
+            var g = f
+            g.time = t + 1 + (f.time - rest[0].time)
+            return g
+        }
+        var h = Harness(map: m)
+        h.apply(.setDestination([s["d"]!], time: fixes[0].time))
+        h.drive(fixes)
+        let reroutes = h.named("rerouteStarted").map(\.time)
+        // metres south of Main Street where each reroute started: beyond the matchers' reach of
+        // it (25 m), the car is off the network
+        let south = reroutes.map { t in
+            fixes.first { $0.time >= t }.map { s["a"]!.latitude - $0.coordinate.latitude }.map { $0 * 111_195 } ?? 0
+        }
+        #expect(south.filter { $0 > 30 }.count == 1, "reroutes at \(reroutes.map { $0 - fixes[0].time }) s, \(south) m south of the road")
+        #expect(reroutes.count <= 3, "\(reroutes.map { $0 - fixes[0].time })")
+        #expect(h.prompts.filter { $0.text.hasPrefix("No route from here") }.count == 1, "\(h.prompts.map(\.text))")
+        #expect(h.navigator.state == .arrived)
     }
 }
