@@ -37,42 +37,50 @@ enum RouteTracker {
             return LegPosition(segment: 0, alongMeters: 0, distanceMeters: c.distance(to: shape.first ?? c), bearingDegrees: 0)
         }
         let ruler = CheapRuler(latitude: c.latitude)
+        // the course as a unit vector (east, north), to compare with the segments' directions by
+        // a dot product: an angle of more than 100° has a cosine below cos 100°
+        let courseVector = courseDegrees.map { (sin($0 * .pi / 180), cos($0 * .pi / 180)) }
+        let cos100 = -0.17364817766693033
         func scan(_ range: Range<Int>) -> LegPosition? {
-            var candidates = [(score: Double, pos: LegPosition)]()
+            var candidates = [(score: Double, segment: Int, fraction: Double, distance: Double)]()
             candidates.reserveCapacity(range.count)
             for i in range where i + 1 < shape.count {
                 var p = ruler.project(c, onto: shape[i], shape[i + 1])
-                let bearing = ruler.bearing(shape[i], shape[i + 1])
-                if i == 0, p.fraction == 0, let lateral = approachingStart(c, shape[0], bearing: bearing, courseDegrees: courseDegrees, ruler) {
+                if i == 0, p.fraction == 0,
+                   let lateral = approachingStart(c, shape[0], bearing: ruler.bearing(shape[0], shape[1]), courseDegrees: courseDegrees, ruler) {
                     p.distanceMeters = lateral
                 }
                 var score = p.distanceMeters
-                if let course = courseDegrees, shape[i] != shape[i + 1] {
+                if let (ce, cn) = courseVector, shape[i] != shape[i + 1] {
                     // prefer the pass in the driving direction where the route doubles back
-                    score += abs(Angle.difference(from: bearing, to: course)) > 100 ? 15 : 0
+                    let dx = Angle.normalizedLongitude(shape[i + 1].longitude - shape[i].longitude) * ruler.kx
+                    let dy = (shape[i + 1].latitude - shape[i].latitude) * ruler.ky
+                    let length = (dx * dx + dy * dy).squareRoot()
+                    score += length > 0 && (dx * ce + dy * cn) < cos100 * length ? 15 : 0
                 }
                 // a little preference for staying near the hint, against jumps far ahead
                 score += Double(max(0, i - hint)) * 0.01
-                let segLen = leg.cumulativeMeters[i + 1] - leg.cumulativeMeters[i]
                 if let f = from, reach.isFinite {
-                    let at = leg.cumulativeMeters[i] + segLen * p.fraction
+                    let at = leg.cumulativeMeters[i] + (leg.cumulativeMeters[i + 1] - leg.cumulativeMeters[i]) * p.fraction
                     score += max(0, at - f - reach) * 0.5 + max(0, f - 30 - at) * 0.5
                 }
-                // past the segment's end, the route's direction there is the next segment's
-                var ahead = bearing
-                if p.fraction > 0.999, i + 2 < shape.count, shape[i + 1] != shape[i + 2] { ahead = ruler.bearing(shape[i + 1], shape[i + 2]) }
-                let pos = LegPosition(segment: i, alongMeters: leg.cumulativeMeters[i] + segLen * p.fraction,
-                                      distanceMeters: p.distanceMeters, bearingDegrees: ahead,
-                                      side: side(of: c, shape[i], shape[i + 1], ruler))
-                candidates.append((score, pos))
+                candidates.append((score, i, p.fraction, p.distanceMeters))
             }
             // The course and reach preferences choose between passes near the car, never a pass
             // far from it over one it is on: where a route uses a street twice and the car is
             // on the later pass sooner than the reach allows (fixes dropped, a slow estimate),
             // the earlier pass 65 m away was taken and a false "off route" followed (issue #24).
-            guard let nearest = candidates.map(\.pos.distanceMeters).min() else { return nil }
+            guard let nearest = candidates.lazy.map(\.distance).min() else { return nil }
             let near = max(nearest + RouteTracker.passMarginMeters, RouteTracker.onRouteMeters)
-            return candidates.filter { $0.pos.distanceMeters <= near }.min { $0.score < $1.score }?.pos
+            var best: (score: Double, segment: Int, fraction: Double, distance: Double)?
+            for k in candidates where k.distance <= near && k.score < best?.score ?? .infinity { best = k }
+            guard let b = best else { return nil }
+            let i = b.segment
+            // past the segment's end, the route's direction there is the next segment's
+            var ahead = ruler.bearing(shape[i], shape[i + 1])
+            if b.fraction > 0.999, i + 2 < shape.count, shape[i + 1] != shape[i + 2] { ahead = ruler.bearing(shape[i + 1], shape[i + 2]) }
+            return LegPosition(segment: i, alongMeters: leg.cumulativeMeters[i] + (leg.cumulativeMeters[i + 1] - leg.cumulativeMeters[i]) * b.fraction,
+                               distanceMeters: b.distance, bearingDegrees: ahead, side: side(of: c, shape[i], shape[i + 1], ruler))
         }
         let lo = max(0, hint - 3), hi = min(shape.count - 1, hint + 80)
         if let near = scan(lo..<hi), near.distanceMeters < onRouteMeters { return near }
