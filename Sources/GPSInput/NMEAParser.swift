@@ -177,32 +177,61 @@ public struct NMEAParser: Sendable {
 
     /// Splits a line into fields; nil if it holds no sentence. Tolerates leading garbage, "$$", CR/LF.
     private func sentence(_ raw: String) -> ([Substring], Checksum)? {
-        var line = Substring(raw)
-        while let last = line.last, last == "\r" || last == "\n" || last == " " { line.removeLast() }
-        guard let start = line.firstIndex(of: "$") else { return nil }
-        line = line[line.index(after: start)...]
-        while line.first == "$" { line.removeFirst() }
-        var body = line
-        var checksum = Checksum.missing
-        if let star = line.lastIndex(of: "*") {
-            body = line[..<star]
-            let hex = line[line.index(after: star)...]
-            guard hex.count == 2, let expected = UInt8(hex, radix: 16) else { return (Array(body.split(separator: ",", omittingEmptySubsequences: false)), .bad) }
-            var x: UInt8 = 0
-            for b in body.utf8 { x ^= b }
-            checksum = x == expected ? .good : .bad
+        // (on the UTF-8 bytes: every byte looked for is ASCII, and a Character walk costs a
+        // grapheme break test per byte; an ASCII byte's index is a valid String index)
+        let u = raw.utf8
+        var end = u.endIndex
+        while end > u.startIndex {
+            let b = u[u.index(before: end)]
+            guard b == 0x0d || b == 0x0a || b == 0x20 else { break }
+            end = u.index(before: end)
         }
+        guard var start = u[..<end].firstIndex(of: UInt8(ascii: "$")) else { return nil }
+        start = u.index(after: start)
+        while start < end, u[start] == UInt8(ascii: "$") { start = u.index(after: start) }
+        var bodyEnd = end
+        var checksum = Checksum.missing
+        if let star = u[start..<end].lastIndex(of: UInt8(ascii: "*")) {
+            bodyEnd = star
+            let hex = u[u.index(after: star)..<end]
+            guard hex.count == 2, let hi = NMEAParser.hexDigit(hex[hex.startIndex]), let lo = NMEAParser.hexDigit(hex[hex.index(after: hex.startIndex)]) else {
+                return (Array(raw[start..<bodyEnd].split(separator: ",", omittingEmptySubsequences: false)), .bad)
+            }
+            var x: UInt8 = 0
+            for b in u[start..<bodyEnd] { x ^= b }
+            checksum = x == hi << 4 | lo ? .good : .bad
+        }
+        let body = raw[start..<bodyEnd]
         guard body.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { return checksum == .bad ? ([body], .bad) : nil }
-        // (split on the bytes: the body is printable ASCII here, and a Character split costs a
-        // grapheme walk per byte)
-        let fields = body.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
-        // (ASCII letters and digits by byte: the body is printable ASCII, and Character's
-        // isLetter looks up Unicode properties)
+        // (split on the bytes: the body is printable ASCII here)
+        var fields = [Substring]()
+        fields.reserveCapacity(24)
+        var fieldStart = start
+        var i = start
+        while i < bodyEnd {
+            if u[i] == UInt8(ascii: ",") {
+                fields.append(raw[fieldStart..<i])
+                fieldStart = u.index(after: i)
+            }
+            i = u.index(after: i)
+        }
+        fields.append(raw[fieldStart..<bodyEnd])
+        // (ASCII letters and digits by byte: Character's isLetter looks up Unicode properties)
         guard let first = fields.first, first.utf8.count >= 3,
               first.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7a) }) else {
             return checksum == .bad ? (fields, .bad) : nil
         }
         return (fields, checksum)
+    }
+
+    /// The value of a hexadecimal digit (either case), nil for any other byte.
+    static func hexDigit(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: return b - 0x30
+        case 0x41...0x46: return b - 0x41 + 10
+        case 0x61...0x66: return b - 0x61 + 10
+        default: return nil
+        }
     }
 
     static func timeOfDay(_ f: Substring) -> Double? {

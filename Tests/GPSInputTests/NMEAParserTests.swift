@@ -46,6 +46,28 @@ import Testing
         #expect(parser.stats.lines == 2)
     }
 
+    /// What the parser tolerates around a sentence, read byte by byte since the parser no longer
+    /// walks Characters: leading garbage, "$$", a lower-case checksum, CR/LF and trailing spaces;
+    /// and a checksum that is not two hex digits is a bad checksum, not a good one.
+    @Test func toleratedShapesOfASentence() throws {
+        let lower = Self.rmc.replacingOccurrences(of: "*5F", with: "*5f")
+        let shapes = ["xx\u{1}$" + Self.rmc, "$" + Self.rmc, lower, Self.rmc + " \r", Self.rmc + "\r\n"]
+        for line in shapes {
+            var parser = NMEAParser()
+            _ = parser.feed(line: line)
+            _ = parser.feed(line: Self.gga)
+            let last = parser.finish()
+            let fix = try #require(last, "\(line.debugDescription)")
+            #expect(fix.courseDegrees == 60, "\(line.debugDescription)")
+            #expect(parser.stats.badChecksum == 0 && parser.stats.malformed == 0, "\(line.debugDescription)")
+        }
+        for bad in ["*5", "*5G", "*+F", "*5F5"] {
+            var parser = NMEAParser()
+            _ = parser.feed(line: Self.rmc.replacingOccurrences(of: "*5F", with: bad))
+            #expect(parser.stats.badChecksum == 1, "\(bad)")
+        }
+    }
+
     @Test func noDateMeansNoFix() {
         // GGA alone has a time of day but no date: a fix cannot be placed in time.
         let (fixes, stats) = NMEAFile.parse(Data(Self.gga.utf8))
