@@ -62,25 +62,32 @@ public final class DriveRecorder {
     }
 
     /// One NMEA sentence as received (CR LF added).
-    public func recordNMEA(_ sentence: String) { append(raw, sentence + "\r\n") }
+    public func recordNMEA(_ sentence: String) {
+        var line = sentence
+        line.append("\r\n")
+        append(raw, &line)
+    }
 
     public func record(_ event: NavigationEvent) {
-        append(events, event.jsonLine() + "\n")
+        var line = event.jsonLine()
+        line.append("\n")
+        append(events, &line)
         if case let .position(lat, lon, speed, course, _, matched, estimated) = event.kind {
-            let line = JSONValue.object([
+            var point = JSONValue.object([
                 ("t", .string(FixTime.iso8601(event.time))), ("lat", .num(lat, 7)), ("lon", .num(lon, 7)),
                 ("speed_mps", speed.map { .num($0, 2) } ?? .null), ("course_deg", course.map { .num($0, 1) } ?? .null),
                 ("matched", .bool(matched)), ("estimated", .bool(estimated)),
             ]).serialized()
-            append(track, line + "\n")
+            point.append("\n")
+            append(track, &point)
         }
     }
 
-    private func append(_ fd: Int32, _ text: String) {
+    /// Writes a line (its UTF-8 in place: no copy into an array per line).
+    private func append(_ fd: Int32, _ text: inout String) {
         guard !failed, fd >= 0 else { return }
-        let bytes = Array(text.utf8)
-        let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
-        if n != bytes.count {
+        let (n, count) = text.withUTF8 { (Foundation.write(fd, $0.baseAddress!, $0.count), $0.count) }
+        if n != count {
             failed = true
             let reason = n < 0 ? String(cString: strerror(errno)) : "short write"
             onProblem("drive log stopped (\(reason)) in \(folder); guidance goes on")
