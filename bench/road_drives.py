@@ -21,7 +21,8 @@ car really did (`--truth`):
     off-route (or quiet re-plan) within 5 s and 50 m of that moment;
   - reroutes: the most in any 20 s (at most one is the target).
 
-Usage: python3 bench/road_drives.py [--extracts ...] [--drives 50] [--verbose] [--only KIND]
+Usage: python3 bench/road_drives.py [--extracts ...] [--drives 50] [--verbose] [--only KIND] [--names X-i,...]
+       [--rate 20: through gpsfake and gpsd, as the car reads fixes, instead of --direct]
 Needs .build/release/tern, .bench/<extract>.tmap and .bench/road/<extract>-peers.json."""
 import argparse, bisect, datetime, glob, json, math, os, pathlib, re, subprocess, sys, tempfile
 
@@ -36,6 +37,8 @@ ap.add_argument("--only", choices=["follow", "detour", "divided", "twice"])
 ap.add_argument("--verbose", action="store_true")
 ap.add_argument("--keep", help="keep the drives' folders here")
 ap.add_argument("--replay-with", help="another tern binary to replay the same drives with (an older build, for comparison)")
+ap.add_argument("--rate", type=float, help="replay through gpsfake and gpsd at this rate (as the car reads fixes) instead of --direct")
+ap.add_argument("--names", help="only these drives, e.g. andorra-6,heidelberg-21 (extract-query)")
 a = ap.parse_args()
 KINDS = ["follow", "detour", "divided", "twice"]
 tern = str(ROOT / ".build/release/tern")
@@ -189,7 +192,7 @@ for name in a.extracts.split(","):
     peers = json.load(open(peers_file))["routes"][: a.drives]
     for i, route in enumerate(peers):
         kind = KINDS[i % 4]
-        if not route["shape"] or (a.only and kind != a.only):
+        if not route["shape"] or (a.only and kind != a.only) or (a.names and f"{name}-{i}" not in a.names.split(",")):
             continue
         seed = 1000 + i
         points, vias, dest = plan(kind, route, seed)
@@ -210,7 +213,8 @@ for name in a.extracts.split(","):
             if a.verbose:
                 print(name, i, kind, "simulate failed:", sim.stderr.strip()[-200:])
             continue
-        cmd = [a.replay_with or tern, "replay", base + ".nmea", "--map", tmap, "--to", fmt(dest), "--direct", "--mute", "--quiet", "--log-dir", base]
+        pace = ["--rate", str(a.rate)] if a.rate else ["--direct"]
+        cmd = [a.replay_with or tern, "replay", base + ".nmea", "--map", tmap, "--to", fmt(dest)] + pace + ["--mute", "--quiet", "--log-dir", base]
         for v in vias:
             cmd += ["--via", fmt(v)]
         subprocess.run(cmd, capture_output=True)
