@@ -23,8 +23,11 @@ public struct FeatureRunner {
         /// Rows judged on route and turns only, with the expectation columns left unchecked
         /// (lanes, intersections, ...), by column.
         public var unchecked: [String: Int] = [:]
-        /// Rows of scenarios for a profile other than a car's (bicycle, foot), by profile: not
-        /// applicable to a car navigator, so neither passed nor counted in `total`.
+        /// Rows that test something other than a car profile, by what: scenarios of another
+        /// profile (bicycle, foot), scenarios fed OSRM's traffic update files (speed and
+        /// turn-penalty CSVs given to osrm-contract/customize) or its region polygons (GeoJSON
+        /// given to osrm-extract), and travel-time matrices (OSRM's table service, which a
+        /// navigator has no use for). Neither passed nor counted in `total`.
         public var notApplicable: [String: Int] = [:]
         /// The rows of scenarios OSRM tags @todo (its own test suite skips them: OSRM does not
         /// pass them either), included in `passed` and `total` and counted here again, so that
@@ -85,12 +88,16 @@ struct ScenarioState {
     var ways: [ScenarioMap.Way] = []
     var relations: [ScenarioMap.Relation] = []
     var options = ProfileOptions()
+    /// `Given the query options`: OSRM request parameters by name (snapping, bearings, radiuses,
+    /// and those that shape only the response).
+    var queryOptions: [String: String] = [:]
     var parseConditionals = false
     var compareLanes = false
     /// Set by a step Tern does not support: every row after it fails with this reason.
     var unsupported: String?
-    /// Set by `Given the profile "bicycle"` or "foot": the scenario's rows are not applicable.
-    var otherProfile: String?
+    /// Set by `Given the profile "bicycle"` or "foot", or by a traffic update file: the
+    /// scenario's rows are not applicable, counted under this reason.
+    var notApplicable: String?
     var built: (map: RoadMap, scenario: ScenarioMap)?
     /// Where the scenario's OSM file was kept for `TERN_FEATURES_DUMP` (bench/osrm_features.py).
     var dumpedOSM: String?
@@ -109,7 +116,7 @@ struct ScenarioState {
         }
         if t.hasPrefix("the profile \"") {
             if let m = t.firstMatch(of: /^the profile "(bicycle|foot)"$/) {
-                otherProfile = String(m.1)
+                notApplicable = String(m.1)
             } else if t != "the profile \"car\"" {
                 unsupported = "profile \(t)"
             }
@@ -143,13 +150,27 @@ struct ScenarioState {
                 var tags = [(String, String)]()
                 for (k, v) in row.pairs where !v.isEmpty {
                     let parts = k.split(separator: ":", maxSplits: 1).map(String.init)
-                    if parts.count == 2, ["way", "node", "relation"].contains(parts[0]) {
-                        for ref in v.split(separator: ",") { members.append((parts[0], ref.trimmingCharacters(in: .whitespaces), parts[1])) }
+                    // members by column: "way:east" (with a role) or "way" (none)
+                    if ["way", "node", "relation"].contains(parts[0]) {
+                        let role = parts.count == 2 ? parts[1] : ""
+                        for ref in v.split(separator: ",") { members.append((parts[0], ref.trimmingCharacters(in: .whitespaces), role)) }
                     } else {
                         tags.append((k, v))
                     }
                 }
                 relations.append(ScenarioMap.Relation(members: members, tags: tags))
+            }
+        } else if t == "the query options" {
+            for cells in step.table ?? [] where cells.count >= 2 {
+                let (key, value) = (cells[0], cells[1])
+                switch key {
+                case "snapping" where value == "any" || value == "default", "bearings", "radiuses":
+                    queryOptions[key] = value
+                case "overview", "geometries", "annotations", "steps":
+                    break  // the response's form, not the route: nothing Tern's columns see
+                default:
+                    unsupported = "query option \(key)=\(value)"
+                }
             }
         } else if t == "the extract extra arguments \"--parse-conditional-restrictions\"" {
             parseConditionals = true
@@ -165,8 +186,15 @@ struct ScenarioState {
             }
         } else if t.hasPrefix("the profile file \"car\" initialized with") {
             if let why = applyProfileOverrides(step.docString ?? "") { unsupported = why }
-        } else if t == "I route I should get" || t == "routability should be", let profile = otherProfile {
-            result.notApplicable[profile, default: 0] += rows(step).count
+        } else if t == "the speed file" || t == "the turn penalty file"
+                    || t.firstMatch(of: /^the (contract|customize) extra arguments ".*--(segment-speed-file|turn-penalty-file)/) != nil {
+            notApplicable = ScenarioState.trafficFiles
+        } else if t.hasPrefix("the extract extra arguments \"--location-dependent-data ") {
+            notApplicable = ScenarioState.regionFiles
+        } else if t.firstMatch(of: /^I request a travel (time|distance) matrix I should get$/) != nil {
+            result.notApplicable[ScenarioState.tableService, default: 0] += max(0, (step.table?.count ?? 1) - 1)
+        } else if t == "I route I should get" || t == "routability should be", let why = notApplicable {
+            result.notApplicable[why, default: 0] += rows(step).count
         } else if t == "I route I should get" {
             let table = rows(step)
             if let why = unsupported { fail(table.count, "unsupported step: \(why)"); return }
@@ -188,6 +216,13 @@ struct ScenarioState {
             unsupported = "\(step.keyword) \(t)"
         }
     }
+
+    static let trafficFiles = "traffic update file"
+    static let tableService = "matrix (table service)"
+    /// OSRM's `--location-dependent-data` polygons (test/data/regions/*.geojson): files of
+    /// OSRM's repository that ../shared does not hold, and an input Tern has no reader for (a
+    /// map's driving side is set for the whole map: `tern import --driving-side left`).
+    static let regionFiles = "location-dependent data file"
 
     /// UTC offset of Europe/London at a moment: +1 h from the last Sunday of March to the last
     /// Sunday of October, 01:00 UTC (EU rule), else 0.
@@ -215,10 +250,17 @@ struct ScenarioState {
 
     /// Reads the Lua overrides Tern has an equivalent for; nil when all were understood.
     mutating func applyProfileOverrides(_ lua: String) -> String? {
-        for raw in lua.split(separator: "\n") {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("--") { continue }
-            if let m = line.firstMatch(of: /^profile\.vehicle_max_speed\s*=\s*([\d.]+|nil)$/) {
+        for line in ScenarioState.statements(lua) {
+            if let m = line.firstMatch(of: /^profile\.avoid\s*=\s*Set\s*\{(.*)\}$/) {
+                options.avoidHighways = Set(m.1.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '\"")) })
+            } else if line.hasPrefix("profile.speeds") {
+                guard let speeds = ScenarioState.highwaySpeeds(line) else { return "profile override `\(line)`" }
+                options.highwaySpeedsKmh = speeds
+            } else if let m = line.firstMatch(of: /^profile\.properties\.weight_name\s*=\s*'(\w+)'$/), m.1 == "distance" || m.1 == "routability" {
+                options.weightByDistance = m.1 == "distance"
+            } else if let m = line.firstMatch(of: /^profile\.cardinal_directions\s*=\s*(true|false)$/) {
+                options.cardinalDirections = m.1 == "true"
+            } else if let m = line.firstMatch(of: /^profile\.vehicle_max_speed\s*=\s*([\d.]+|nil)$/) {
                 options.vehicleMaxSpeedKmh = Double(m.1)
             } else if let m = line.firstMatch(of: /^profile\.properties\.left_hand_driving\s*=\s*(true|false)$/) {
                 options.leftHandDriving = m.1 == "true"
@@ -237,6 +279,33 @@ struct ScenarioState {
             }
         }
         return nil
+    }
+
+    /// The Lua of a profile override as statements: one per line, except that a table written
+    /// over several lines (`profile.speeds = Sequence { ... }`) is joined into one; comments
+    /// and blank lines dropped.
+    static func statements(_ lua: String) -> [String] {
+        var out = [String](), open = 0
+        for raw in lua.split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("--") { continue }
+            if open > 0 { out[out.count - 1] += " " + line } else { out.append(line) }
+            open += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+        }
+        return out
+    }
+
+    /// `profile.speeds = Sequence { highway = { motorway = 90, primary = 50 } }`: the highway
+    /// speeds; nil when it sets anything else (speeds of other keys Tern's profile has no table for).
+    static func highwaySpeeds(_ statement: String) -> [String: Double]? {
+        guard let m = statement.firstMatch(of: /^profile\.speeds\s*=\s*Sequence\s*\{\s*highway\s*=\s*\{([^{}]*)\}\s*,?\s*\}$/) else { return nil }
+        var speeds = [String: Double]()
+        for pair in m.1.split(separator: ",") {
+            let kv = pair.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let v = Double(kv[1]) else { return nil }
+            speeds[kv[0]] = v
+        }
+        return speeds
     }
 
     /// The scenario map as Tern imports it (built once per scenario).

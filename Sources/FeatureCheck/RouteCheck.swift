@@ -14,17 +14,27 @@ struct RouteCheck {
     /// The expectation columns Tern compares; others (lanes, intersections, bearings, ...) are
     /// reported as not checked, and the row is judged on the rest.
     static let supported: Set<String> = ["from", "to", "waypoints", "bearings", "route", "turns", "time", "distance", "speed", "locations",
-                                         "#", "modes"]
+                                         "#", "modes", "ref"]
 
     /// A `bearings` cell, one entry per waypoint apart by spaces (or ";"), each "bearing,range" or
     /// empty: the first waypoint's is the direction to start in, the last one's the direction to
-    /// arrive in (OSRM's bearings parameter; the range is not used: Tern keeps a direction within
-    /// 90° of it, where the road goes both ways).
+    /// arrive in (OSRM's bearings parameter; Tern keeps a direction within 90° of it where the
+    /// road goes both ways, whatever the range, except that a range of 180° allows every direction).
     static func bearings(_ cell: String?) -> (start: Double?, end: Double?) {
         guard let cell, !cell.isEmpty else { return (nil, nil) }
         let entries = cell.split(omittingEmptySubsequences: false, whereSeparator: { $0 == " " || $0 == ";" })
-        func bearing(_ e: Substring?) -> Double? { e.flatMap { $0.split(separator: ",").first.flatMap { Double($0) } } }
+        func bearing(_ e: Substring?) -> Double? {
+            guard let parts = e?.split(separator: ","), let b = parts.first.flatMap({ Double($0) }) else { return nil }
+            if parts.count > 1, let range = Double(parts[1]), range >= 180 { return nil }
+            return b
+        }
         return (bearing(entries.first), entries.count > 1 ? bearing(entries.last) : nil)
+    }
+
+    /// A `radiuses` option, one entry per waypoint apart by ";": metres, or "unlimited"/empty (nil).
+    static func radii(_ value: String?) -> [Double?] {
+        guard let value else { return [] }
+        return value.split(separator: ";", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// The columns of a row Tern does not compare.
@@ -61,15 +71,18 @@ struct RouteCheck {
             guard let c = scenarioMap.nodes[n] else { return "unknown waypoint \(n)" }
             points.append(c)
         }
-        let checked: Set<String> = ["route", "turns", "time", "distance", "speed", "locations", "modes"]
+        let checked: Set<String> = ["route", "turns", "time", "distance", "speed", "locations", "modes", "ref"]
         if !row.columns.contains(where: { checked.contains($0) }) {
             return "nothing Tern checks in this row (columns \(RouteCheck.unchecked(row).joined(separator: ", ")))"
         }
         let expectRoute = row["route"] ?? "x"
         let route: Route
         do {
-            let b = RouteCheck.bearings(row["bearings"])
-            route = try Router(map: map).route(points, headingDegrees: b.start, arrivalHeadingDegrees: b.end)
+            let b = RouteCheck.bearings(row["bearings"] ?? state.queryOptions["bearings"])
+            let router = Router(map: map)
+            router.snapToAnyRoad = state.queryOptions["snapping"] == "any"
+            route = try router.route(points, headingDegrees: b.start, arrivalHeadingDegrees: b.end,
+                                     radiiMeters: RouteCheck.radii(state.queryOptions["radiuses"]))
         } catch {
             return expectRoute.isEmpty ? nil : "no route (\(error)), expected \(expectRoute)"
         }
@@ -93,6 +106,15 @@ struct RouteCheck {
             if got != wanted {
                 problems.append("lanes \(got.joined(separator: ",")), expected \(wanted.joined(separator: ","))")
             }
+        }
+        if let want = row["ref"] {
+            // a road's refs as OSRM writes them, "I 80; CO 93" (the map keeps the tag's "I 80;CO 93")
+            func canonical(_ refs: String) -> String {
+                refs.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+            }
+            let got = steps.map { canonical($0.ref) }.joined(separator: ",")
+            let wanted = want.split(separator: ",", omittingEmptySubsequences: false).map { canonical(String($0)) }.joined(separator: ",")
+            if got != wanted { problems.append("ref \(got), expected \(want)") }
         }
         if let want = row["modes"], !want.isEmpty {
             let got = steps.map { $0.onFerry ? "ferry" : "driving" }

@@ -39,6 +39,18 @@ public struct Instructions: Sendable {
         return name.isEmpty ? ref : name
     }
 
+    /// The way's name as said: a ref's cardinal direction from its route relation ("I 80 $west",
+    /// as OSRM writes it; MapCompiler's RouteRelations) in the locale's compass word.
+    func spokenName(_ m: Maneuver) -> String {
+        let name = Instructions.wayName(m)
+        guard name.contains("$") else { return name }
+        var out = name
+        for (placeholder, key) in [("$north", "n"), ("$south", "s"), ("$east", "e"), ("$west", "w")] {
+            out = out.replacingOccurrences(of: placeholder, with: locale.phrase("compass." + key))
+        }
+        return out
+    }
+
     static func compassKey(_ bearing: Double) -> String {
         let names = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
         return names[Int((Angle.normalized(bearing) + 22.5) / 45) % 8]
@@ -59,7 +71,7 @@ public struct Instructions: Sendable {
 
     /// A phrase key, with ".name" when the maneuver's road has a name or ref.
     private func say(_ key: String, _ m: Maneuver, _ values: [String: String] = [:]) -> String {
-        let name = Instructions.wayName(m)
+        let name = spokenName(m)
         var v = values
         if !name.isEmpty { v["way_name"] = name }
         return locale.phrase(name.isEmpty ? key : key + ".name", v)
@@ -137,10 +149,10 @@ public struct Instructions: Sendable {
             // (where the road taken has another name or ref than the one driven on, not said
             // before, e.g. off Grenzhöfer Weg (K 9702) onto an unnamed L 637: "onto")
             case .slightLeft?, .slightRight?:
-                s = m.staysOnRoad ? locale.phrase("keep.stay", ["side": side(m.modifier), "way_name": Instructions.wayName(m)])
+                s = m.staysOnRoad ? locale.phrase("keep.stay", ["side": side(m.modifier), "way_name": spokenName(m)])
                     : say("keep", m, ["side": side(m.modifier)])
             default:
-                s = m.staysOnRoad ? locale.phrase("turn.stay", ["modifier": modifier(m.modifier), "way_name": Instructions.wayName(m)]) : turn(m)
+                s = m.staysOnRoad ? locale.phrase("turn.stay", ["modifier": modifier(m.modifier), "way_name": spokenName(m)]) : turn(m)
             }
         case .merge: s = say("merge", m)
         // (a ramp straight ahead has no side: "take the ramp", as OSRM)

@@ -6,17 +6,19 @@ import MapData
 /// per-direction durations and weights of every edge (OSRM's rounding: each segment between two
 /// OSM nodes to a tenth of a second).
 struct GraphBuilder {
-    private struct KeptWay {
+    struct KeptWay {
         let id: Int64
-        let attributes: WayAttributes
+        var attributes: WayAttributes
         let nodeIDs: [Int64]
         let coordinates: [Coordinate]
     }
 
-    private var ways: [KeptWay] = []
+    var ways: [KeptWay] = []
     private var nodeUse: [Int64: UInt8] = [:]
     var nodeAttributes: [Int64: NodeAttributes] = [:]
     private(set) var skippedNodes = 0
+    /// A segment weighs its metres instead of its seconds (ProfileOptions.weightByDistance).
+    var weightByDistance = false
 
     mutating func add(way: OSMWay, attributes: WayAttributes) {
         var ids = [Int64](), coords = [Coordinate]()
@@ -98,8 +100,6 @@ struct GraphBuilder {
             if !flags.contains(.barrier) { nodeIndex[id] = i }
             return i
         }
-        /// OSRM stores segment durations and weights in tenths of a second, rounded.
-        func deciseconds(_ seconds: Double) -> Double { (seconds * 10).rounded() / 10 }
         func millis(_ seconds: Double) -> UInt32 { UInt32(min(Double(UInt32.max - 2), max(0, (seconds * 1000).rounded()))) }
         func penalty(_ a: NodeAttributes, forwardAlongWay: Bool) -> UInt32 {
             func applies(_ f: NodeAttributes.Facing) -> Bool { f == .both || (f == .forward) == forwardAlongWay }
@@ -109,7 +109,7 @@ struct GraphBuilder {
             return millis(s)
         }
 
-        for way in ways {
+        for way in GraphBuilder.withoutOverlaps(ways, weightByDistance: weightByDistance, shared: { (nodeUse[$0] ?? 0) >= 2 }) {
             let a = way.attributes
             let wayIndex = UInt32(g.wayIDs.count)
             g.wayIDs.append(way.id)
@@ -124,14 +124,10 @@ struct GraphBuilder {
             if a.restrictedForward { flags.insert(.restrictedForward) }
             if a.restrictedBackward { flags.insert(.restrictedBackward) }
             if !a.startpoint { flags.insert(.noStartpoint) }
-            let segments = Double(way.nodeIDs.count - 1)
+            let segments = way.nodeIDs.count - 1
             func segmentSeconds(_ meters: Double, kmh: Double, rate: Double) -> (duration: Double, weight: Double) {
-                if let total = a.durationSeconds {
-                    let d = total / segments  // a tagged duration is shared equally by the segments
-                    return (d, d / rate)
-                }
-                guard kmh > 0 else { return (0, 0) }
-                return (deciseconds(meters / (kmh / 3.6)), deciseconds(meters / (kmh / 3.6 * rate)))
+                GraphBuilder.segmentCost(meters: meters, kmh: kmh, rate: rate, attributes: a, segments: segments,
+                                         weightByDistance: weightByDistance)
             }
             var startNode = graphNode(way.nodeIDs[0], way.coordinates[0])
             var shape: [Coordinate] = []
@@ -188,6 +184,22 @@ struct GraphBuilder {
             if let n = nodeIndex[id] { g.exitRefs[n] = intern(attrs.exitRef) }
         }
         return g
+    }
+
+    /// OSRM stores segment durations and weights in tenths of a second, rounded.
+    static func deciseconds(_ seconds: Double) -> Double { (seconds * 10).rounded() / 10 }
+
+    /// Duration and weight (seconds) of one segment between two OSM nodes of a way with
+    /// `segments` segments, driven at `kmh` with the weight factor `rate`.
+    static func segmentCost(meters: Double, kmh: Double, rate: Double, attributes a: WayAttributes, segments: Int,
+                            weightByDistance: Bool) -> (duration: Double, weight: Double) {
+        if let total = a.durationSeconds {
+            let d = total / Double(segments)  // a tagged duration is shared equally by the segments
+            return (d, weightByDistance ? deciseconds(meters) : d / rate)
+        }
+        guard kmh > 0 else { return (0, 0) }
+        let weight = weightByDistance ? deciseconds(meters) : deciseconds(meters / (kmh / 3.6 * rate))
+        return (deciseconds(meters / (kmh / 3.6)), weight)
     }
 
     private func kmh(_ v: Double) -> UInt8 { v <= 0 ? 0 : UInt8(min(254, max(1, v.rounded()))) }

@@ -47,6 +47,7 @@ public enum MapCompiler {
                                   progress: ((String) -> Void)? = nil) throws -> (RoadGraph, ImportSummary) {
         let start = Date()
         var builder = GraphBuilder()
+        builder.weightByDistance = options.weightByDistance
         var summary = ImportSummary()
         var handlers = OSMReader.Handlers()
         var lastPercent = -1
@@ -74,7 +75,9 @@ public enum MapCompiler {
         var overrides = [RawManeuverOverride]()
         var overridesSkipped = [String: Int]()
         handlers.relationKeys = ["type", "maneuver", "manoeuvre"]
+        var routeRelations = RouteRelations()
         handlers.relation = { rel in
+            if options.cardinalDirections { routeRelations.add(rel) }
             if let t = rel.tags["type"], t == "restriction" || t.hasPrefix("restriction:") { summary.restrictions += 1 }
             if let r = RawRestriction(rel, options: options) { restrictions.append(r) }
             if RawManeuverOverride.isOverride(rel) {
@@ -89,6 +92,7 @@ public enum MapCompiler {
         }
         let stats = try OSMReader.read(path: input, handlers: handlers)
         guard builder.wayCount > 0 else { throw ImportError.noRoads(path: input) }
+        builder.applyCardinalDirections(routeRelations)
         progress?("building the graph from \(builder.wayCount) roads")
         builder.markRingExits(onto: unroutedRoadNodes)
         let meta: [(String, String)] = [
@@ -96,7 +100,7 @@ public enum MapCompiler {
             ("source", quoteJSON((input as NSString).lastPathComponent)),
             ("profile", "\"car\""),
             ("osm_nodes", String(stats.nodes)), ("osm_ways", String(stats.ways)), ("osm_relations", String(stats.relations)),
-        ]
+        ] + options.buildInfo
         var index = GraphBuilder.Index()
         var graph = builder.build(meta: meta, index: &index)
         summary.isolatedEdges = Components.markIsolated(&graph)

@@ -101,6 +101,8 @@ public struct ScenarioMap: Sendable {
                 let ref: Int
                 if m.type == "node", let id = nodeID(m.ref) { ref = id } else if m.type == "way", let id = wayIndex(m.ref) {
                     ref = id
+                } else if m.type == "relation", let k = relations.firstIndex(where: { $0.tags.contains { $0 == ("name", m.ref) } }) {
+                    ref = k + 1  // a relation member is named by the other relation's `name` tag (OSRM's tests)
                 } else { throw ScenarioError("relation member \(m.type) \(m.ref) is not on the map") }
                 out += "    <member type=\"\(m.type)\" ref=\"\(ref)\" role=\"\(xml(m.role))\"/>\n"
             }

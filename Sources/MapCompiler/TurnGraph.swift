@@ -88,8 +88,10 @@ extension TurnGraph {
                     // obstacles when passing the node plus the turn, truncated to tenths (OSRM)
                     let seconds = (Double(index.arrivalPenalties[Int(a)]) / 1000 + turn)
                     let turnMillis = UInt64((seconds * 10).rounded(.down)) * 100
-                    var weight = UInt64(index.weights[Int(b)]) + turnMillis
-                    if restricted(b) && !restricted(a) { weight += entryPenalty }
+                    // by distance a turn weighs nothing, and a destination-only road is not
+                    // priced out (car.lua's process_turn: that is the routability weight's rule)
+                    var weight = UInt64(index.weights[Int(b)]) + (options.weightByDistance ? 0 : turnMillis)
+                    if restricted(b) && !restricted(a) && !options.weightByDistance { weight += entryPenalty }
                     let duration = UInt64(index.durations[Int(b)]) + turnMillis
                     arcs[Int(a)].append(Arc(to: b, weight: UInt32(min(UInt64(unreachable - 1), weight)),
                                             duration: UInt32(min(UInt64(unreachable - 1), duration))))

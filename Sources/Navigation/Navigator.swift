@@ -214,7 +214,6 @@ public struct Navigator: Sendable {
 
     mutating func track(_ p: FilteredPosition, _ out: inout [NavigatorEffect]) {
         guard var g = guidance else { return }
-        let leg = g.tracker.leg
         let maneuvers = g.tracker.maneuvers
         // The first real fix after estimated ones (a tunnel): the estimate may have run ahead of
         // the car or fallen behind it, so the car is looked for anywhere along the leg, may be

@@ -19,7 +19,7 @@ extension Router {
         let limit = Int64(Double(space.best) * stretch)
         for (cost, v) in space.candidates where cost <= limit {
             if result.count >= count { break }
-            guard let path = viaPath(v, sources: sources, targets: targets), path.nodes.count > 1 else { continue }
+            guard let path = viaPath(v, cost: cost, sources: sources, targets: targets), path.nodes.count > 1 else { continue }
             let edges = path.nodes.map { map.directedEdge(ofRoutingNode: $0) }
             // a real route: no edge twice, no turning round on the spot
             guard Set(edges).count == edges.count, !zip(edges, edges.dropFirst()).contains(where: { $0.opposite == $1 }) else { continue }
@@ -48,14 +48,16 @@ extension Router {
         forward.recordTouched = true
         backward.recordTouched = true
         defer { forward.recordTouched = false; backward.recordTouched = false }
+        // targets lifted to costs of zero or more, as in hierarchySearch; taken off below
+        let (lifted, lift) = Router.lifted(targets)
         for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
-        for t in targets { backward.reach(t.node, t.cost, from: SearchSpace.none, arc: -1) }
+        for t in lifted { backward.reach(t.node, t.cost, from: SearchSpace.none, arc: -1) }
         var best = Int64.max
         func meet(_ u: UInt32) {
             if forward.reached(u) && backward.reached(u) { best = min(best, forward.cost(u) + backward.cost(u)) }
         }
         while true {
-            let bound = best == Int64.max ? Int64.max : Int64(Double(best) * stretch)
+            let bound = best == Int64.max ? Int64.max : Int64(Double(best - lift) * stretch) + lift
             let f = forward.topKey, b = backward.topKey
             let fDone = f == nil || f! > bound, bDone = b == nil || b! > bound
             if fDone && bDone { break }
@@ -72,16 +74,16 @@ extension Router {
         guard best != Int64.max else { return nil }
         var candidates = [(Int64, UInt32)]()
         for u in forward.touched where backward.reached(u) && forward.isSettled(u) && backward.isSettled(u) {
-            candidates.append((forward.cost(u) + backward.cost(u), u))
+            candidates.append((forward.cost(u) + backward.cost(u) - lift, u))
         }
         candidates.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
-        return (best, candidates)
+        return (best - lift, candidates)
     }
 
     /// The path through via node v of the last exploreBothWays, unpacked; nil unless it runs
     /// from a source to a target.
-    func viaPath(_ v: UInt32, sources: [Terminal], targets: [Terminal]) -> Path? {
-        let p = path(through: v, cost: forward.cost(v) + backward.cost(v))
+    func viaPath(_ v: UInt32, cost: Int64, sources: [Terminal], targets: [Terminal]) -> Path? {
+        let p = path(through: v, cost: cost)
         guard let first = p.nodes.first, let last = p.nodes.last,
               sources.contains(where: { $0.node == first }), targets.contains(where: { $0.node == last }) else { return nil }
         return p

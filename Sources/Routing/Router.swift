@@ -15,6 +15,9 @@ public final class Router {
     /// Speeds and closures to route with (searched without the hierarchy's shortcuts); empty:
     /// free flow, on the hierarchy.
     public var traffic = TrafficConditions()
+    /// Waypoints may snap to roads that are no start point (ferries, private service roads):
+    /// OSRM's `snapping=any`. Off by default, as in OSRM.
+    public var snapToAnyRoad = false
     /// Copies of directed edges (made for via-way restrictions), by the edge they copy: a target
     /// on an edge is reached on any of its copies too.
     private let copiesOf: [UInt32: [UInt32]]
@@ -38,14 +41,18 @@ public final class Router {
     ///
     /// `arrivalHeadingDegrees` makes the last leg arrive driving in that direction where the road
     /// allows (OSRM's bearing at the last waypoint).
+    ///
+    /// `radiiMeters` limits how far each waypoint may lie from its road (OSRM's radiuses; nil or
+    /// missing: up to a kilometre).
     public func route(_ waypoints: [Coordinate], headingDegrees: Double? = nil, continueStraight: Bool = true,
-                      arrivalHeadingDegrees: Double? = nil) throws -> Route {
+                      arrivalHeadingDegrees: Double? = nil, radiiMeters: [Double?] = []) throws -> Route {
         guard waypoints.count >= 2 else { throw RoutingError.tooFewWaypoints }
         guard map.routingNodeCount > 0 else { throw RoutingError.noRoutingTables }
         var snaps = [Snap]()
         for (i, w) in waypoints.enumerated() {
             let heading = i == 0 ? headingDegrees : (i == waypoints.count - 1 ? arrivalHeadingDegrees : nil)
-            guard let s = snapper.snap(w, headingDegrees: heading) else {
+            let radius = (i < radiiMeters.count ? radiiMeters[i] : nil) ?? 1000
+            guard let s = snapper.snap(w, headingDegrees: heading, maxRadiusMeters: radius, anyRoad: snapToAnyRoad) else {
                 throw RoutingError.noRoadNear(w, index: i)
             }
             snaps.append(s)
@@ -70,7 +77,7 @@ public final class Router {
             // nearest point of the connected network instead.
             func connected(_ k: Int) -> Snap? {
                 map.flags(ofEdge: snaps[k].edge).contains(.isolated)
-                    ? snapper.snap(waypoints[k], headingDegrees: k == 0 ? headingDegrees : nil, allowIsolated: false) : snaps[k]
+                    ? snapper.snap(waypoints[k], headingDegrees: k == 0 ? headingDegrees : nil, allowIsolated: false, anyRoad: snapToAnyRoad) : snaps[k]
             }
             guard let a = connected(i - 1), let b = connected(i), a != snaps[i - 1] || b != snaps[i],
                   let leg = leg(from: a, to: b, headingDegrees: heading) else {
@@ -162,7 +169,8 @@ public final class Router {
 
     /// Bidirectional upward search on the hierarchy; the path unpacked into routing nodes, with
     /// the weight of each turn arc taken (arcWeights[i] leads into nodes[i + 1]).
-    func hierarchySearch(_ sources: [Terminal], _ targets: [Terminal]) -> Path? {
+    func hierarchySearch(_ sources: [Terminal], _ inTargets: [Terminal]) -> Path? {
+        let (targets, lift) = Router.lifted(inTargets)
         forward.reset()
         backward.reset()
         for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
@@ -210,7 +218,18 @@ public final class Router {
             }
         }
         guard meeting != SearchSpace.none else { return nil }
-        return path(through: meeting, cost: best)
+        return path(through: meeting, cost: best - lift)
+    }
+
+    /// A target's cost is minus the part of its edge beyond the point (the search reaches a
+    /// routing node with its whole edge driven), so below zero. The searches stop when the
+    /// cheapest label left is no cheaper than the best meeting found, which holds only for costs
+    /// of zero or more: a label dearer than the best could still meet a negative target cost and
+    /// end cheaper (a route from a dead end's tip went round the dead end, 27 s dearer). So they
+    /// search with every target lifted by the largest such part, and take it off at the end.
+    static func lifted(_ targets: [Terminal]) -> (targets: [Terminal], lift: Int64) {
+        let lift = max(0, targets.map { -$0.cost }.max() ?? 0)
+        return (targets.map { Terminal(node: $0.node, cost: $0.cost + lift, offset: $0.offset) }, lift)
     }
 
     /// The path the two search spaces hold through `v`: hierarchy arcs from the source up to v,
@@ -270,8 +289,9 @@ public final class Router {
                          originalArc: ((HierarchyArc, UInt32) -> HierarchyArc?)? = nil) -> Path? {
         forward.reset()
         for s in sources { forward.reach(s.node, s.cost, from: SearchSpace.none, arc: -1) }
+        let (lifted, lift) = Router.lifted(targets)
         var targetCost = [UInt32: Int64]()
-        for t in targets { targetCost[t.node] = min(targetCost[t.node] ?? .max, t.cost) }
+        for t in lifted { targetCost[t.node] = min(targetCost[t.node] ?? .max, t.cost) }
         // with `originalArc` (traffic): only the original turn arcs, as it changes them (nil: closed)
         func effective(_ stored: HierarchyArc, _ v: UInt32) -> HierarchyArc? {
             guard let change = originalArc else { return stored }
@@ -304,7 +324,7 @@ public final class Router {
         steps.append((end.from, end.to, end.arc))
         var nodes = [v], arcs = [HierarchyArc]()
         for (a, b, arc) in steps { unpack(a, b, arc, into: &nodes, &arcs) }
-        return Path(cost: best, nodes: nodes, arcs: arcs)
+        return Path(cost: best - lift, nodes: nodes, arcs: arcs)
     }
 
     /// For each node, the arcs leaving it that are stored as down arcs of lower nodes.
@@ -314,84 +334,6 @@ public final class Router {
             for k in map.downArcs(UInt32(v)) { out[Int(map.downArc(k).node)].append((UInt32(v), k)) }
         }
         return out
-    }
-
-    /// Builds the leg's shape and cumulative distance and time from its routing nodes.
-    func makeLeg(nodes inNodes: [UInt32], arcs inArcs: [HierarchyArc], startOffset inStart: Double, endOffset inEnd: Double,
-                 from a: Snap, to b: Snap) -> RouteLeg {
-        var nodes = inNodes, arcs = inArcs, startOffset = inStart, endOffset = inEnd
-        // A point exactly on a junction snaps to one of the edges meeting there; an edge driven
-        // for no distance at either end is not part of the route (no "turn" onto it).
-        if nodes.count > 1, endOffset < 0.01 {
-            nodes.removeLast(); arcs.removeLast()
-            endOffset = map.lengthMeters(ofEdge: map.directedEdge(ofRoutingNode: nodes[nodes.count - 1]).edge)
-        }
-        if nodes.count > 1, startOffset > map.lengthMeters(ofEdge: map.directedEdge(ofRoutingNode: nodes[0]).edge) - 0.01 {
-            nodes.removeFirst(); arcs.removeFirst()
-            startOffset = 0
-        }
-        let path = nodes.map { map.directedEdge(ofRoutingNode: $0) }
-        let ruler = CheapRuler(latitude: a.point.latitude)
-        var shape = [Coordinate](), cumM = [Double](), cumS = [Double](), edgeStart = [Int]()
-        var totalM = 0.0, totalS = 0.0
-        for (k, d) in path.enumerated() {
-            let geo = map.geometry(of: d)
-            let stored = map.lengthMeters(ofEdge: d.edge)
-            var lens = [Double](), along = 0.0
-            for i in 1..<geo.count { let l = ruler.distance(geo[i - 1], geo[i]); lens.append(l); along += l }
-            let scale = along > 0 ? stored / along : 1
-            let lo = k == 0 ? startOffset : 0
-            let hi = k == path.count - 1 ? endOffset : stored
-            let edgeMillis = Double(map.routingDuration(nodes[k]))
-            let secondsPerMeter = stored > 0 ? edgeMillis / 1000 / stored : 0
-            if k > 0 {
-                // the turn into this edge: the arc's duration beyond driving the edge itself
-                let turn = max(0, Double(arcs[k - 1].duration) - edgeMillis) / 1000
-                totalS += turn
-                if !cumS.isEmpty { cumS[cumS.count - 1] = totalS }
-            }
-            edgeStart.append(max(0, shape.count - 1))
-            var pos = lo
-            func emit(_ c: Coordinate, _ at: Double) {
-                if shape.isEmpty {
-                    shape.append(c); cumM.append(0); cumS.append(0)
-                    pos = at
-                    return
-                }
-                let step = max(0, at - pos)
-                totalM += step
-                totalS += step * secondsPerMeter
-                pos = at
-                if let last = shape.last, last == c { cumM[cumM.count - 1] = totalM; cumS[cumS.count - 1] = totalS; return }
-                shape.append(c); cumM.append(totalM); cumS.append(totalS)
-            }
-            if shape.isEmpty { emit(point(geo, lens, scale, at: lo), lo) }
-            var acc = 0.0
-            for i in 1..<geo.count {
-                acc += lens[i - 1] * scale
-                if acc > lo && acc < hi { emit(geo[i], acc) }
-            }
-            emit(point(geo, lens, scale, at: hi), hi)
-        }
-        if shape.count == 1 { shape.append(shape[0]); cumM.append(totalM); cumS.append(totalS) }
-        return RouteLeg(edges: path, startOffsetMeters: startOffset, endOffsetMeters: endOffset, shape: shape,
-                        cumulativeMeters: cumM, cumulativeSeconds: cumS, edgeShapeStart: edgeStart, from: a, to: b)
-    }
-
-    /// The point `at` metres (stored length scale) along a shape.
-    func point(_ geo: [Coordinate], _ lens: [Double], _ scale: Double, at: Double) -> Coordinate {
-        var acc = 0.0
-        for i in 1..<geo.count {
-            let l = lens[i - 1] * scale
-            if acc + l >= at {
-                let f = l > 0 ? (at - acc) / l : 0
-                let a = geo[i - 1], b = geo[i]
-                return Coordinate(latitude: a.latitude + (b.latitude - a.latitude) * f,
-                                  longitude: a.longitude + (b.longitude - a.longitude) * f)
-            }
-            acc += l
-        }
-        return geo[geo.count - 1]
     }
 }
 

@@ -14,11 +14,13 @@ public struct Snapper: Sendable {
     /// The nearest road point, searching up to `maxRadiusMeters`. With a heading (degrees), roads
     /// that cannot be driven within 90° of it are passed over when another candidate fits.
     /// `allowIsolated: false` never returns an edge of a small cut-off piece of the network.
-    public func snap(_ c: Coordinate, headingDegrees: Double? = nil, maxRadiusMeters: Double = 1000, allowIsolated: Bool = true) -> Snap? {
-        var radius = 50.0
+    /// `anyRoad` (OSRM's `snapping=any`) lets it snap to roads that are no start point too.
+    public func snap(_ c: Coordinate, headingDegrees: Double? = nil, maxRadiusMeters: Double = 1000, allowIsolated: Bool = true,
+                     anyRoad: Bool = false) -> Snap? {
+        var radius = min(50.0, maxRadiusMeters)
         while true {
             // ferries and private service roads are never where a route starts or ends
-            var found = candidates(near: c, radiusMeters: radius, limit: 64).filter { !map.flags(ofEdge: $0.edge).contains(.noStartpoint) }
+            var found = candidates(near: c, radiusMeters: radius, limit: 64).filter { anyRoad || !map.flags(ofEdge: $0.edge).contains(.noStartpoint) }
             // Prefer the connected network: a small cut-off piece only when it is much closer.
             if let main = found.first(where: { !map.flags(ofEdge: $0.edge).contains(.isolated) }) {
                 found = found.filter {

@@ -77,7 +77,7 @@ enum CheckFeaturesCommand {
             }
             if !notApplicable.isEmpty {
                 let rows = notApplicable.reduce(0) { $0 + $1.rows.values.reduce(0, +) }
-                printOut("NOT APPLICABLE (bicycle or foot profile, not counted): \(rows) rows in "
+                printOut("NOT APPLICABLE (not counted: bicycle or foot profile, traffic update and region files, matrices): \(rows) rows in "
                          + notApplicable.map { "\($0.file) \($0.rows.values.reduce(0, +))" }.joined(separator: ", "))
             }
             if todoTotal > 0 {

@@ -10,19 +10,47 @@ import Routing
 /// `tern import`, `tern map-info`, `tern route`.
 enum MapCommands {
     static func importMap(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["o", "output"], switches: ["quiet"])
+        let a = try Arguments(args, valued: ["o", "output", "driving-side", "avoid"], switches: ["quiet", "shortest", "cardinal-directions"])
         guard a.positional.count == 1 else { throw UsageError("import takes one input file") }
         guard let out = a.value("o") ?? a.value("output") else { throw UsageError("missing -o OUT.tmap") }
         let input = a.positional[0]
         guard FileManager.default.fileExists(atPath: input) else { throw CommandError("\(input): no such file") }
         let quiet = a.has("quiet")
+        let options = try profileOptions(a)
         do {
-            let summary = try MapCompiler.compile(input: input, output: out) { msg in if !quiet { printError("tern import: \(msg)") } }
+            let summary = try MapCompiler.compile(input: input, output: out, options: options) { msg in if !quiet { printError("tern import: \(msg)") } }
             printError("tern import: \(out): \(summary.line)")
             return 0
         } catch let e as ImportError {
             throw CommandError(e.description)
         }
+    }
+
+    /// The car profile's import options: `--driving-side left` (the UK, Ireland, Malta, Cyprus:
+    /// turn costs and roundabout exits the other way round), `--avoid motorway,motorway_link`
+    /// (highway types left out of the map), `--shortest` (routes by distance, not time),
+    /// `--cardinal-directions` ("I 80 west" from route relations).
+    static func profileOptions(_ a: Arguments) throws -> ProfileOptions {
+        var o = ProfileOptions()
+        switch a.value("driving-side") {
+        case nil, "right"?: break
+        case "left"?: o.leftHandDriving = true
+        case let v?: throw UsageError("--driving-side is left or right, not \(v)")
+        }
+        if let avoid = a.value("avoid") {
+            let types = avoid.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !types.isEmpty, types.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0 == "_" } }) else {
+                throw UsageError("--avoid takes highway types apart by commas (motorway,motorway_link), not \(avoid)")
+            }
+            let known = CarProfile.routableHighways
+            if let unknown = types.first(where: { !known.contains($0) }) {
+                throw UsageError("--avoid: \(unknown) is not a highway type cars use here (\(known.joined(separator: ", ")))")
+            }
+            o.avoidHighways = Set(types)
+        }
+        o.weightByDistance = a.has("shortest")
+        o.cardinalDirections = a.has("cardinal-directions")
+        return o
     }
 
     static func mapInfo(_ args: [String]) throws -> Int32 {

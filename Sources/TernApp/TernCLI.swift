@@ -6,6 +6,7 @@ public enum TernCLI {
         usage: tern COMMAND [OPTIONS]
 
           import IN.osm.pbf -o OUT.tmap                 build a map (car profile) from OpenStreetMap data
+           [--driving-side left|right] [--avoid motorway,...] [--shortest] [--cardinal-directions]
           map-info MAP [--json] [--verify]              what a map holds; --verify checks it
           route --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--lang L] [--units metric|imperial|imperial-uk] [--json]
           route --map MAP --queries Q.json --json       batch routing (../shared/data/bench/*-queries.json)

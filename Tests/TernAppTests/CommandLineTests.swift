@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import MapCompiler
 import Speech
 import TestSupport
 import Testing
@@ -59,6 +60,25 @@ import Testing
         }
     }
 
+    /// The car profile's import options reach the map and are recorded in its build information.
+    @Test func importOptionsAreKeptInTheMap() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        var s = ScenarioMap(ascii: "a b c", columnMeters: 100, rowMeters: 100, origin: Coordinate(latitude: 51.5, longitude: -0.1))
+        s.ways = [.init("ab", [("highway", "motorway"), ("name", "M1")]), .init("bc", [("highway", "primary"), ("name", "A1")])]
+        try s.write(to: dir.file("uk.osm"))
+        let imp = try await TernBinary.run(["import", dir.file("uk.osm"), "-o", dir.file("uk.tmap"), "--driving-side", "left",
+                                            "--avoid", "motorway", "--shortest"], timeout: 60, in: dir)
+        #expect(imp.exitCode == 0, "\(imp.output)")
+        let info = try await TernBinary.run(["map-info", dir.file("uk.tmap"), "--json"], timeout: 30, in: dir)
+        let json = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
+        let build = json?["build"] as? [String: Any]
+        #expect(build?["driving_side"] as? String == "left")
+        #expect(build?["avoid"] as? [String] == ["motorway"])
+        #expect(build?["weight"] as? String == "distance")
+        #expect(json?["edges"] as? Int == 1, "the motorway is left out: \(info.output)")
+    }
+
     @Test func badInputsGetOneLineErrors() async throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -76,6 +96,8 @@ import Testing
             (["route", "--map", dir.file("missing.tmap"), "--from", "1,2", "--to", "3,4"], 1, "cannot open map"),
             (["route", "--map", dir.file("bad.tmap"), "--from", "north", "--to", "3,4"], 2, "expected LAT,LON"),
             (["import", dir.file("nothing.osm.pbf"), "-o", dir.file("x.tmap")], 1, "no such file"),
+            (["import", dir.file("bad.conf"), "-o", dir.file("x.tmap"), "--driving-side", "middle"], 2, "--driving-side is left or right"),
+            (["import", dir.file("bad.conf"), "-o", dir.file("x.tmap"), "--avoid", "motorwya"], 2, "motorwya is not a highway type"),
             (["frobnicate"], 2, "unknown command"),
             (["replay", dir.file("none.nmea"), "--map", dir.file("bad.tmap"), "--to", "1,2"], 1, "not readable"),
         ]

@@ -45,10 +45,10 @@ public enum TestMaps {
     }
 
     /// Imports a scenario map to a fresh .tmap.
-    public static func scenario(_ m: ScenarioMap, name: String = UUID().uuidString) throws -> RoadMap {
+    public static func scenario(_ m: ScenarioMap, name: String = UUID().uuidString, options: ProfileOptions = ProfileOptions()) throws -> RoadMap {
         let osm = dir.file("\(name).osm"), out = dir.file("\(name).tmap")
         try m.write(to: osm)
-        try MapCompiler.compile(input: osm, output: out)
+        try MapCompiler.compile(input: osm, output: out, options: options)
         return try RoadMap(path: out)
     }
 
