@@ -244,8 +244,10 @@ public struct HMMMatcher {
             lastRoad = (c.edge, names.name(rec.nameID, map), names.name(rec.refID, map), map.maxspeedKmh(of: c.edge))
         }
         let road = lastRoad!
-        return MatchedPosition(edge: c.edge, offsetMeters: c.offset, coordinate: c.point, roadName: road.name,
-                               roadRef: road.ref, speedLimitKmh: road.limit, confidence: confidence, distanceMeters: c.distance)
+        var m = MatchedPosition(edge: c.edge, offsetMeters: c.offset, coordinate: c.point, roadName: road.name,
+                                roadRef: road.ref, speedLimitKmh: road.limit, confidence: confidence, distanceMeters: c.distance)
+        m.closedToThroughTraffic = map.isClosedToThroughTraffic(c.edge)
+        return m
     }
 
     private func unmatched(_ c: Coordinate) -> MatchedPosition {

@@ -67,6 +67,8 @@ public struct Navigator: Sendable {
     /// The roads the two matchers put the last position on (with and without the route's prior).
     var lastMatchedEdge: DirectedEdge?
     var lastUnbiasedEdge: DirectedEdge?
+    /// The matched road is closed to through traffic the way the car drives it.
+    var lastMatchedClosed = false
     /// The receiver's bias, learnt from fixes on the route (kept through reroutes).
     var bias = ReceiverBias()
     /// Automatic reroutes started while the car was off the road network (a track, a field, a
@@ -103,13 +105,23 @@ public struct Navigator: Sendable {
     }
     public var lastFix: FilteredPosition? { lastPosition }
 
+    /// The car is on a road closed to through traffic (a private yard, a destination-only
+    /// street) and the leg does not end on one: off the network a route can take it through, as
+    /// on a track (issue #24: "tracks and private roads are off the network, not wrong turns").
+    var onClosedRoadOffTheLeg: Bool {
+        guard lastMatchedClosed, let g = guidance else { return false }
+        let ends = g.route.legEndsClosed
+        return !(ends.indices.contains(g.legIndex) && ends[g.legIndex])
+    }
+
     public mutating func handle(_ input: NavigatorInput) -> [NavigatorEffect] {
         var out = [NavigatorEffect]()
         switch input {
         case let .position(p, matched, unbiased):
             lastMatchedEdge = matched?.edge
             lastUnbiasedEdge = unbiased?.edge
-            if !p.estimated, lastMatchedEdge != nil { reroutesOffNetwork = 0 }
+            lastMatchedClosed = matched?.closedToThroughTraffic ?? false
+            if !p.estimated, lastMatchedEdge != nil, !onClosedRoadOffTheLeg { reroutesOffNetwork = 0 }
             onPosition(p, matched, &out)
         case let .discarded(time, reason):
             out.append(.emit(NavigationEvent(time: time, .discarded(reason: reason.rawValue))))
@@ -291,7 +303,7 @@ public struct Navigator: Sendable {
             // off the road network, one reroute is enough: each new one starts from the road
             // nearest the car, which it is not on either (issue #24: 11 reroutes in 4 minutes on
             // a track). Said once; the next is asked for when the car is on a road again.
-            let offNetwork = !p.estimated && lastMatchedEdge == nil && lastUnbiasedEdge == nil
+            let offNetwork = !p.estimated && ((lastMatchedEdge == nil && lastUnbiasedEdge == nil) || onClosedRoadOffTheLeg)
             if offNetwork, reroutesOffNetwork >= config.reroutesOffNetwork {
                 if reroutesOffNetwork == config.reroutesOffNetwork {
                     reroutesOffNetwork += 1
@@ -333,9 +345,11 @@ public struct Navigator: Sendable {
 
         // prompts for the next maneuver (on the estimate too: the route is known); no far or "turn
         // in" prompt while the car looks off the route on fewer fixes than the policy needs to say
-        // so (at a missed turn, "In 200 metres, at the end of the road, turn left onto L 600" for
-        // the road not taken was said a second before the off-route, and cut off by the new
-        // route's prompt); a "now" prompt is not held (a false alarm as it falls due would lose it)
+        // so, or drives across the route's way (at a missed turn, "In 200 metres, at the end of the
+        // road, turn left onto L 600" for the road not taken was said a second or two before the
+        // off-route, and cut off by the new route's prompt: the car had turned left where the
+        // route turns right, its course 150° off the route's); a "now" prompt is not held (a false
+        // alarm as it falls due would lose it)
         if state == .tracking || state == .uncertain {
             // (the time to the next fix: a "now" prompt is said at the last fix that still leaves time)
             let fixInterval = dt.isFinite ? min(max(dt, 0.2), 2) : 1
@@ -344,7 +358,7 @@ public struct Navigator: Sendable {
             let routeSpeed = progress.stepRemainingSeconds > 1 ? min(toNext / progress.stepRemainingSeconds, 40) : 0
             if let planned = g.planner.next(rules, maneuvers: maneuvers, legIndex: g.legIndex, nextIndex: nextIndex, toNext: toNext,
                                             speed: p.speedMetersPerSecond ?? 0, routeSpeed: routeSpeed, fixInterval: fixInterval,
-                                            time: p.time, speakerFreeAt: speakingUntil, leaving: judged != nil) {
+                                            time: p.time, speakerFreeAt: speakingUntil, leaving: judged != nil || drivesAgainstRoute(p, onRoute, g, maneuvers: maneuvers)) {
                 speak(Prompt(text: planned.text, locale: config.locale, kind: planned.kind, maneuver: planned.maneuver, then: planned.then),
                       time: p.time, &out)
                 g.planner.heard(planned, until: speakingUntil)

@@ -46,21 +46,10 @@ import Testing
 /// the car profile does not route on): one reroute, "no route from here" once, and the next
 /// reroute when the car is on a road again.
 @Suite struct OffNetworkTests {
-    @Test func aTrackGetsOneRerouteUntilTheCarIsOnARoadAgain() throws {
-        // Main Street a–d; a farm track (not in the map) from b 160 m south, 320 m east, and back
-        // north to c
-        var s = ScenarioMap(ascii: """
-            a . . . b . . . . . . . . c . . . d
-                    |                 |
-                    |                 |
-                    |                 |
-                    t . . . . . . . . u
-            """, gridMeters: 40, origin: Coordinate(latitude: 48.5, longitude: 9.0))
-        s.ways = [.init("abcd", [("highway", "residential"), ("name", "Main Street")]),
-                  .init("btuc", [("highway", "track")])]
-        let m = try TestMaps.scenario(s)
+    /// Main Street a–d with a loop south of it from b round to c: a fix every second along the
+    /// loop at 5 m/s, then the simulated drive on from c to d.
+    func loopDrive(_ m: RoadMap, _ s: ScenarioMap) throws -> [GPSFix] {
         var fixes = try simulate(m, [s["a"]!, s["b"]!])
-        // the track, at 5 m/s
         var t = fixes.last!.time
         for (from, to) in [("b", "t"), ("t", "u"), ("u", "c")] as [(Character, Character)] {
             let a = s[from]!, b = s[to]!
@@ -77,9 +66,64 @@ import Testing
             g.time = t + 1 + (f.time - rest[0].time)
             return g
         }
+        return fixes
+    }
+
+    /// The car driven from a round the loop (tagged `loopTags`) and on to d, its destination.
+    func driveRound(_ loopTags: [(String, String)]) throws -> (Harness, [GPSFix], ScenarioMap) {
+        var s = ScenarioMap(ascii: OffNetworkTests.loopMap, gridMeters: 40, origin: Coordinate(latitude: 48.5, longitude: 9.0))
+        s.ways = [.init("abcd", [("highway", "residential"), ("name", "Main Street")]), .init("btuc", loopTags)]
+        let m = try TestMaps.scenario(s)
+        let fixes = try loopDrive(m, s)
         var h = Harness(map: m)
         h.apply(.setDestination([s["d"]!], time: fixes[0].time))
         h.drive(fixes)
+        return (h, fixes, s)
+    }
+
+    static let loopMap = """
+        a . . . b . . . . . . . . c . . . d
+                |                 |
+                |                 |
+                |                 |
+                t . . . . . . . . u
+        """
+
+    /// A private road is off the network a route may take the car through, as a track is: the
+    /// car that drives round a private yard's lane gets one new route there, hears once that
+    /// there is none from here, and gets the next when it is back on Main Street. Before, each
+    /// 20 s on the lane was another wrong turn and another new route (3 reroutes).
+    @Test func aPrivateRoadGetsOneRerouteUntilTheCarIsOnAnOpenRoad() throws {
+        let (h, fixes, _) = try driveRound([("highway", "service"), ("access", "private"), ("name", "Werksstraße")])
+        // one new route as the car turns in (it starts on Main Street: no route starts on a
+        // private service road), then none until the car is back on Main Street, where it is
+        // on that route again
+        let reroutes = h.named("rerouteStarted").map(\.time)
+        #expect(reroutes.count == 1, "reroutes at \(reroutes.map { $0 - fixes[0].time }) s")
+        #expect(h.prompts.filter { $0.text.hasPrefix("No route from here") }.count == 1, "\(h.prompts.map(\.text))")
+        #expect(h.navigator.state == .arrived)
+    }
+
+    /// Where the destination itself is on a private road, private roads are the leg's network
+    /// (the navigator reroutes there as on any road): the route says which legs end on one.
+    /// A private service road is no place to end (OSRM's startpoint rule): a destination beside
+    /// one ends on the open road nearest.
+    @Test func aLegEndingOnAPrivateRoadSaysSo() throws {
+        var s = ScenarioMap(ascii: OffNetworkTests.loopMap, gridMeters: 40, origin: Coordinate(latitude: 48.5, longitude: 9.0))
+        s.ways = [.init("abcd", [("highway", "residential"), ("name", "Main Street")]),
+                  .init("bt", [("highway", "residential"), ("access", "private"), ("name", "Werksstraße")]),
+                  .init("tuc", [("highway", "service"), ("access", "private"), ("name", "Hofzufahrt")])]
+        let m = try TestMaps.scenario(s)
+        let service = RouteService(map: m)
+        let house = s["t"]!.moved(meters: 40, bearingDegrees: 0)  // on Werksstraße
+        let r = try service.navigationRoute([s["a"]!, s["d"]!, house, s["u"]!.moved(meters: 60, bearingDegrees: 270)])
+        #expect(r.legEndsClosed == [false, true, false])
+    }
+
+    @Test func aTrackGetsOneRerouteUntilTheCarIsOnARoadAgain() throws {
+        // Main Street a–d; a farm track (not in the map) from b 160 m south, 320 m east, and back
+        // north to c
+        let (h, fixes, s) = try driveRound([("highway", "track")])
         let reroutes = h.named("rerouteStarted").map(\.time)
         // metres south of Main Street where each reroute started: beyond the matchers' reach of
         // it (25 m), the car is off the network
