@@ -52,6 +52,18 @@ struct OffRouteEvidence {
     private var travelCountedAt: Double?
     /// The distance from the line when the car was last on it.
     private var distanceWhenOnLine = 0.0
+    /// Metres driven (the receiver's speed, whatever the course) since the car was last on the
+    /// line; infinite when not known.
+    private var pathSinceOnLine = Double.infinity
+
+    /// Whether the car can be as far from the route's line as the position is: by how far it has
+    /// moved across the line (`acrossLine`), and by how far it has driven at all (`alongPath`:
+    /// no car is farther from the line than it has driven since it was on it; the course does
+    /// not count, so a crawl's wandering course cannot make room for a multipath burst).
+    struct Reach {
+        var acrossLine: Bool
+        var alongPath: Bool
+    }
 
     /// Backtracking, judged the same way whatever the policy: the course more than 135° off the
     /// route's at over 3 m/s, the place along the route going back 15 m or more over
@@ -80,12 +92,17 @@ struct OffRouteEvidence {
     /// the route "moved" the car 6 m across the line and a burst of 13 m passed for a turn into
     /// the street beside (the road drive set). A car that leaves moves away on one side. (A
     /// course unknown counts the whole speed.)
-    mutating func note(_ s: OffRouteSituation) -> (couldBeThere: Bool, distances: [Double]) {
+    ///
+    /// The same for the whole distance driven (`Reach.alongPath`): at a crawl of 1.2 m/s, a
+    /// burst put the car 29 m off the route 4 s after it was on it, and the distance anchor
+    /// took it for a departure (andorra-12 of the road drive set).
+    mutating func note(_ s: OffRouteSituation) -> (reach: Reach, distances: [Double]) {
         let d = s.besideMeters
         recentDistances.append(d)
         if recentDistances.count > 5 { recentDistances.removeFirst() }
         if let last = travelCountedAt {
             let dt = max(0, s.time - last)
+            pathSinceOnLine += s.speed * dt
             if s.courseKnown {
                 travelSinceOnLine += s.speed * sin(s.courseOffSigned * .pi / 180) * dt
             } else {
@@ -95,9 +112,12 @@ struct OffRouteEvidence {
         travelCountedAt = s.time
         if d <= 8 || (s.matchedOnRoute == true && d <= 12) {
             travelSinceOnLine = 0
+            pathSinceOnLine = 0
             distanceWhenOnLine = d
         }
-        return (s.speed >= 0.5 && d - distanceWhenOnLine <= abs(travelSinceOnLine) + 3, recentDistances)
+        let grown = d - distanceWhenOnLine
+        return (Reach(acrossLine: s.speed >= 0.5 && grown <= abs(travelSinceOnLine) + 3, alongPath: grown <= pathSinceOnLine + 10),
+                recentDistances)
     }
 }
 
@@ -132,8 +152,8 @@ struct OffRouteMonitor {
             if evidence.backtracking(s, alongMeters: alongMeters, fixes: backtrackFixes) {
                 judged = OffRouteJudgement(reason: .backtracking, needed: 1)
             } else {
-                let (couldBeThere, distances) = evidence.note(s)
-                judged = rule.judge(s, couldBeThere: couldBeThere, recentDistances: distances)
+                let (reach, distances) = evidence.note(s)
+                judged = rule.judge(s, reach: reach, recentDistances: distances)
             }
         }
         if graceFixes > 0 {

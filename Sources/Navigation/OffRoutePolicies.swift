@@ -1,9 +1,10 @@
 /// An off-route policy: whether one position is off the route, given the evidence gathered so far
 /// (backtracking is judged before any policy, the same for all: OffRouteEvidence).
 protocol OffRouteRule: Sendable {
-    /// `couldBeThere`: the car has moved far enough across the route's line to be this far from
-    /// it; `recentDistances`: the last five distances from the line, newest last.
-    func judge(_ s: OffRouteSituation, couldBeThere: Bool, recentDistances r: [Double]) -> OffRouteJudgement?
+    /// `reach`: whether the car can have moved this far from the route's line
+    /// (`OffRouteEvidence.Reach`); `recentDistances`: the last five distances from the line,
+    /// newest last.
+    func judge(_ s: OffRouteSituation, reach: OffRouteEvidence.Reach, recentDistances r: [Double]) -> OffRouteJudgement?
 }
 
 extension OffRoutePolicy {
@@ -19,7 +20,8 @@ extension OffRoutePolicy {
 
 /// Tern's anchors (DESIGN.md, docs/architecture.md):
 /// - farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a wrong turn
-///   starts, on 3 fixes (2 near a maneuver or with the course over 60° off);
+///   starts, on 3 fixes (2 near a maneuver or with the course over 60° off), where the car has
+///   driven that far since it was on the route's line;
 /// - beyond max(12 m, accuracy) with the course more than 60° off the route's, on 2 fixes;
 /// (distances with the receiver's estimated bias taken out, `OffRouteSituation.besideMeters`,
 /// but for the course anchor's)
@@ -31,11 +33,13 @@ extension OffRoutePolicy {
 struct TernOffRouteRule: OffRouteRule {
     var distanceFixes = 3
 
-    func judge(_ s: OffRouteSituation, couldBeThere: Bool, recentDistances r: [Double]) -> OffRouteJudgement? {
+    func judge(_ s: OffRouteSituation, reach: OffRouteEvidence.Reach, recentDistances r: [Double]) -> OffRouteJudgement? {
         let d = s.besideMeters, acc = s.accuracyMeters, limit = s.limitMeters
         let nearManeuver = s.nearManeuver(100)
-        // (beyond the limit, multipath is rare: only a standing car is not judged by it)
-        if d > max(nearManeuver ? limit / 2 : limit, 2 * acc), s.speed >= 0.5 {
+        let couldBeThere = reach.acrossLine
+        // (beyond the limit, multipath is rare, but not at a crawl: a standing car is not judged
+        // by it, nor one that has not driven as far as the position lies from the line)
+        if d > max(nearManeuver ? limit / 2 : limit, 2 * acc), s.speed >= 0.5, reach.alongPath {
             return OffRouteJudgement(reason: .distance, needed: nearManeuver || (s.moving && s.courseOff > 60) ? 2 : distanceFixes)
         }
         // (the course is the car's own: the distance only tells a bend's course noise from a car
@@ -73,7 +77,7 @@ struct TernOffRouteRule: OffRouteRule {
 /// Mapbox's anchors: beyond max(50 m, accuracy), halved within 40 m of a maneuver, on one fix;
 /// or the course more than 60° off the route's on 4 fixes in a row.
 struct MapboxOffRouteRule: OffRouteRule {
-    func judge(_ s: OffRouteSituation, couldBeThere: Bool, recentDistances r: [Double]) -> OffRouteJudgement? {
+    func judge(_ s: OffRouteSituation, reach: OffRouteEvidence.Reach, recentDistances r: [Double]) -> OffRouteJudgement? {
         if s.distanceMeters > max(s.nearManeuver(40) ? s.limitMeters / 2 : s.limitMeters, s.accuracyMeters) {
             return OffRouteJudgement(reason: .distance, needed: 1)
         }
@@ -85,7 +89,7 @@ struct MapboxOffRouteRule: OffRouteRule {
 /// OsmAnd's anchors: beyond 2 × (30 m + accuracy) on one fix; or beyond 30 m + accuracy moving
 /// more than 90° against the route.
 struct OsmAndOffRouteRule: OffRouteRule {
-    func judge(_ s: OffRouteSituation, couldBeThere: Bool, recentDistances r: [Double]) -> OffRouteJudgement? {
+    func judge(_ s: OffRouteSituation, reach: OffRouteEvidence.Reach, recentDistances r: [Double]) -> OffRouteJudgement? {
         if s.distanceMeters > 2 * (30 + s.accuracyMeters) { return OffRouteJudgement(reason: .distance, needed: 1) }
         if s.moving, s.courseOff > 90, s.distanceMeters > 30 + s.accuracyMeters { return OffRouteJudgement(reason: .course, needed: 1) }
         return nil

@@ -38,4 +38,45 @@ import Testing
         #expect(h.named("offRoute").isEmpty, "\(h.named("offRoute").map { $0.jsonLine() })")
         #expect(h.navigator.state == .arrived)
     }
+
+    /// A car crawling in a queue at 1.2 m/s towards a turn, and a burst that puts it 30 m off the
+    /// road for a few seconds: no car is farther from the route than it has driven since it was on it
+    /// (8 m here), so the distance anchor (25 m within 100 m of a maneuver) does not take it for
+    /// a departure, whatever the crawl's course does (andorra-12 of the road drive set).
+    @Test func aBurstAtACrawlIsNoDistanceOffRoute() throws {
+        var s = ScenarioMap(ascii: """
+            a . . . . . . b . . e
+                          |
+                          c
+            """, gridMeters: 50, origin: Coordinate(latitude: 48.5, longitude: 9.0))
+        s.ways = [.init("abe", [("highway", "residential"), ("name", "Queue Street")]),
+                  .init("bc", [("highway", "residential"), ("name", "Turn Street")])]
+        let m = try TestMaps.scenario(s)
+        let a = s["a"]!, b = s["b"]!, c = s["c"]!
+        var fixes = [GPSFix]()
+        func fix(_ t: Double, _ at: Coordinate, _ speed: Double, _ course: Double) {
+            fixes.append(GPSFix(time: t, coordinate: at, mode: .threeD, speedMetersPerSecond: speed, courseDegrees: course,
+                                horizontalErrorMeters: 5))
+        }
+        let east = a.bearing(to: b), south = b.bearing(to: c)
+        var t = 1_718_445_600.0, along = 0.0
+        // 8 m/s to 120 m before the turn, then a crawl with a 30 m burst to the north 60 m before it
+        while along < a.distance(to: b) - 120 { fix(t, a.moved(meters: along, bearingDegrees: east), 8, east); t += 1; along += 8 }
+        var crawled = 0
+        while along < a.distance(to: b) - 10 {
+            let on = a.moved(meters: along, bearingDegrees: east)
+            // (rising and falling over 9 s, as a burst does: a jump would be gated as an outlier)
+            let k = crawled - 70
+            let pull = (0...8).contains(k) ? [8.0, 16, 24, 30, 32, 30, 24, 16, 8][k] : 0
+            fix(t, on.moved(meters: pull, bearingDegrees: 0), 1.2, east + Double(crawled % 5 - 2) * 12)
+            t += 1; along += 1.2; crawled += 1
+        }
+        for k in 0...Int(b.distance(to: c) / 6) { fix(t, b.moved(meters: Double(k) * 6, bearingDegrees: south), 6, south); t += 1 }
+        for _ in 0..<5 { fix(t, c, 0, south); t += 1 }
+        var h = Harness(map: m)
+        h.apply(.setDestination([c], time: fixes[0].time))
+        h.drive(fixes)
+        #expect(h.named("offRoute").isEmpty, "\(h.named("offRoute").map { $0.jsonLine() })")
+        #expect(h.navigator.state == .arrived)
+    }
 }
