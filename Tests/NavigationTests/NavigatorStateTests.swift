@@ -245,7 +245,8 @@ extension NavigatorStateTests {
     /// No traffic, no faster route: the traffic check every two minutes on clean drives must not
     /// switch routes. (The roads ahead were timed whole, the road under the car included, against
     /// a route timed from the car: Andorra drive 10 and Vaduz drive 3 heard "a faster route has
-    /// been found" every two minutes on the very same roads.)
+    /// been found" every two minutes on the very same roads.) The traffic is given, free flow
+    /// everywhere, so that the checks are made (with none given there are none: next test).
     @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)), arguments: [("andorra", [6, 1, 0]), ("liechtenstein", [2, 1, 6])])
     func noFasterRouteWithoutTraffic(extract: String, drives: [Int]) throws {
         let m = try TestMaps.extract(extract)
@@ -253,13 +254,30 @@ extension NavigatorStateTests {
         var checks = 0
         for i in drives {
             let from = queries[i].locations.first!, to = queries[i].locations.last!
-            let h = try Harness.noisyDrive(m, from: from, to: to, seed: 7)
+            let h = try Harness.noisyDrive(m, from: from, to: to, seed: 7, trafficGiven: true)
             checks += h.requests.filter { $0.reason == .traffic }.count
             #expect(h.named("trafficReroute").isEmpty, "\(queries[i].id): \(h.named("trafficReroute").map { $0.jsonLine() })")
             #expect(!h.prompts.contains { $0.text.contains("faster route") }, "\(queries[i].id)")
             #expect(h.navigator.state == .arrived, "\(queries[i].id)")
         }
         #expect(checks >= drives.count)
+    }
+
+    /// Until traffic is given (a feed, the `traffic` command) no periodic check is made: at free
+    /// flow the route from here is the rest of the one being followed, and each check cost an
+    /// alternatives search (16% of the CPU of a long replay). Once it is given, they are.
+    @Test func noTrafficChecksUntilTrafficIsGiven() throws {
+        let m = try TestMaps.demoTown()
+        var config = NavigatorConfig()
+        config.trafficCheckMinimumRemainingSeconds = 0
+        config.trafficCheckSeconds = 10
+        func checks(given: Bool) throws -> Int {
+            let h = try Harness.noisyDrive(m, from: DemoTown.start, to: DemoTown.destination, seed: 3, config: config, trafficGiven: given)
+            #expect(h.navigator.state == .arrived)
+            return h.requests.filter { $0.reason == .traffic }.count
+        }
+        #expect(try checks(given: false) == 0)
+        #expect(try checks(given: true) >= 2)
     }
 }
 

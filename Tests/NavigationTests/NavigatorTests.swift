@@ -74,8 +74,10 @@ extension Harness {
     /// A simulated drive from `from` to `to` (3 m receiver noise, one fix a second, seeded) through
     /// the pipeline, the destination set at its first fix.
     /// With `missing` k, the car misses the route's k-th junction (`DriveSimulator.wrongTurn`).
+    /// `trafficGiven`: traffic is known from the start (a feed that says free flow everywhere),
+    /// so the periodic checks for a faster route are made.
     static func noisyDrive(_ map: RoadMap, from: Coordinate, to: Coordinate, seed: UInt64,
-                           config: NavigatorConfig = NavigatorConfig(), missing k: Int? = nil) throws -> Harness {
+                           config: NavigatorConfig = NavigatorConfig(), missing k: Int? = nil, trafficGiven: Bool = false) throws -> Harness {
         var o = DriveSimulator.Options()
         o.noiseMeters = 3
         o.seed = seed
@@ -83,6 +85,7 @@ extension Harness {
         let fixes = sim.drive(try k.map { try sim.wrongTurn(from: from, to: to, at: $0).driven } ?? Router(map: map).route([from, to]))
         var h = Harness(map: map, config: config)
         h.apply(.setDestination([to], time: fixes[0].time))
+        if trafficGiven { h.apply(.trafficChanged(time: fixes[0].time)) }
         h.drive(fixes)
         return h
     }
