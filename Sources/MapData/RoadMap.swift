@@ -252,11 +252,12 @@ public final class RoadMap: Sendable {
     @inline(__always) public func flags(ofEdge i: UInt32) -> EdgeFlags {
         EdgeFlags(rawValue: base.load(fromByteOffset: section(.edges) + Int(i) * EdgeRecord.byteSize + 32, as: UInt16.self).littleEndian)
     }
-    /// Whether a road, driven this way, is closed to through traffic (private, destination-only,
-    /// delivery...: the car profile lets a route only start or end there). A car off its route
-    /// on such a road is off the network a route can take it through (issue #24).
-    public func isClosedToThroughTraffic(_ d: DirectedEdge) -> Bool {
-        flags(ofEdge: d.edge).contains(d.reversed ? .restrictedBackward : .restrictedForward)
+    /// Whether no route may start or end on a road: a private service road (a yard's lane, a
+    /// driveway, a car park's aisle: OSRM's startpoint rule), ferries aside. A car off its route
+    /// on one is off the network a new route can start from (issue #24).
+    public func isNoStartRoad(_ edge: UInt32) -> Bool {
+        let f = flags(ofEdge: edge)
+        return f.contains(.noStartpoint) && !f.contains(.ferry)
     }
     @inline(__always) public func nameID(ofEdge i: UInt32) -> UInt32 { u32(section(.edges) + Int(i) * EdgeRecord.byteSize + 20) }
     @inline(__always) public func refID(ofEdge i: UInt32) -> UInt32 { u32(section(.edges) + Int(i) * EdgeRecord.byteSize + 24) }

@@ -246,7 +246,7 @@ public struct HMMMatcher {
         let road = lastRoad!
         var m = MatchedPosition(edge: c.edge, offsetMeters: c.offset, coordinate: c.point, roadName: road.name,
                                 roadRef: road.ref, speedLimitKmh: road.limit, confidence: confidence, distanceMeters: c.distance)
-        m.closedToThroughTraffic = map.isClosedToThroughTraffic(c.edge)
+        m.onNoStartRoad = map.isNoStartRoad(c.edge.edge)
         return m
     }
 

@@ -16,9 +16,8 @@ public struct MatchedPosition: Sendable, Equatable {
     /// 0...1: how sure the match is.
     public var confidence: Double
     public var distanceMeters: Double
-    /// The road is closed to through traffic the way the car drives it (private,
-    /// destination-only: `RoadMap.isClosedToThroughTraffic`).
-    public var closedToThroughTraffic = false
+    /// No route may start on the road (a private service road: `RoadMap.isNoStartRoad`).
+    public var onNoStartRoad = false
 
     public var isMatched: Bool { edge != nil }
 

@@ -67,8 +67,12 @@ public struct Navigator: Sendable {
     /// The roads the two matchers put the last position on (with and without the route's prior).
     var lastMatchedEdge: DirectedEdge?
     var lastUnbiasedEdge: DirectedEdge?
-    /// The matched road is closed to through traffic the way the car drives it.
-    var lastMatchedClosed = false
+    /// The matched road is a private service road (a yard's lane, a driveway, a car park's
+    /// aisle), where no route may start or end: off the network a new route can start from, as
+    /// a track is (issue #24: "tracks and private roads are off the network, not wrong turns"),
+    /// since each reroute from one began on the road nearest, which the car was not on. (A
+    /// destination-only or private street is not: a route starts there and leads out.)
+    var lastMatchedNoStart = false
     /// The receiver's bias, learnt from fixes on the route (kept through reroutes).
     var bias = ReceiverBias()
     /// Automatic reroutes started while the car was off the road network (a track, a field, a
@@ -110,23 +114,14 @@ public struct Navigator: Sendable {
     }
     public var lastFix: FilteredPosition? { lastPosition }
 
-    /// The car is on a road closed to through traffic (a private yard, a destination-only
-    /// street) and the leg does not end on one: off the network a route can take it through, as
-    /// on a track (issue #24: "tracks and private roads are off the network, not wrong turns").
-    var onClosedRoadOffTheLeg: Bool {
-        guard lastMatchedClosed, let g = guidance else { return false }
-        let ends = g.route.legEndsClosed
-        return !(ends.indices.contains(g.legIndex) && ends[g.legIndex])
-    }
-
     public mutating func handle(_ input: NavigatorInput) -> [NavigatorEffect] {
         var out = [NavigatorEffect]()
         switch input {
         case let .position(p, matched, unbiased):
             lastMatchedEdge = matched?.edge
             lastUnbiasedEdge = unbiased?.edge
-            lastMatchedClosed = matched?.closedToThroughTraffic ?? false
-            if !p.estimated, lastMatchedEdge != nil, !onClosedRoadOffTheLeg { reroutesOffNetwork = 0 }
+            lastMatchedNoStart = matched?.onNoStartRoad ?? false
+            if !p.estimated, lastMatchedEdge != nil, !lastMatchedNoStart { reroutesOffNetwork = 0 }
             onPosition(p, matched, &out)
         case let .discarded(time, reason):
             out.append(.emit(NavigationEvent(time: time, .discarded(reason: reason.rawValue))))
@@ -309,7 +304,7 @@ public struct Navigator: Sendable {
             // off the road network, one reroute is enough: each new one starts from the road
             // nearest the car, which it is not on either (issue #24: 11 reroutes in 4 minutes on
             // a track). Said once; the next is asked for when the car is on a road again.
-            let offNetwork = !p.estimated && ((lastMatchedEdge == nil && lastUnbiasedEdge == nil) || onClosedRoadOffTheLeg)
+            let offNetwork = !p.estimated && ((lastMatchedEdge == nil && lastUnbiasedEdge == nil) || lastMatchedNoStart)
             if offNetwork, reroutesOffNetwork >= config.reroutesOffNetwork {
                 if reroutesOffNetwork == config.reroutesOffNetwork {
                     reroutesOffNetwork += 1

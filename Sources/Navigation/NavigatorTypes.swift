@@ -10,13 +10,9 @@ public struct NavigationRoute: Sendable {
     public var route: Route
     /// Maneuvers of each leg (depart first, arrive last).
     public var maneuvers: [[Maneuver]]
-    /// Per leg: it ends on a road closed to through traffic (a private yard, a destination-only
-    /// street), so such roads are part of the network that leg may take the car through.
-    public var legEndsClosed: [Bool]
-    public init(route: Route, maneuvers: [[Maneuver]], legEndsClosed: [Bool] = []) {
+    public init(route: Route, maneuvers: [[Maneuver]]) {
         self.route = route
         self.maneuvers = maneuvers
-        self.legEndsClosed = legEndsClosed
     }
 }
 

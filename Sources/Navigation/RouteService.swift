@@ -27,8 +27,7 @@ public final class RouteService {
         for (i, leg) in route.legs.enumerated() {
             all.append(maneuvers.maneuvers(for: leg, destination: waypoints[i + 1], isLastLeg: i == route.legs.count - 1))
         }
-        let closed = route.legs.map { leg in leg.edges.last.map(map.isClosedToThroughTraffic) ?? false }
-        return NavigationRoute(route: route, maneuvers: all, legEndsClosed: closed)
+        return NavigationRoute(route: route, maneuvers: all)
     }
 
     /// Routes nearly as fast as the best one (within this share) may be preferred for being like

@@ -104,20 +104,21 @@ import Testing
         #expect(h.navigator.state == .arrived)
     }
 
-    /// Where the destination itself is on a private road, private roads are the leg's network
-    /// (the navigator reroutes there as on any road): the route says which legs end on one.
-    /// A private service road is no place to end (OSRM's startpoint rule): a destination beside
-    /// one ends on the open road nearest.
-    @Test func aLegEndingOnAPrivateRoadSaysSo() throws {
-        var s = ScenarioMap(ascii: OffNetworkTests.loopMap, gridMeters: 40, origin: Coordinate(latitude: 48.5, longitude: 9.0))
-        s.ways = [.init("abcd", [("highway", "residential"), ("name", "Main Street")]),
-                  .init("bt", [("highway", "residential"), ("access", "private"), ("name", "Werksstraße")]),
-                  .init("tuc", [("highway", "service"), ("access", "private"), ("name", "Hofzufahrt")])]
-        let m = try TestMaps.scenario(s)
-        let service = RouteService(map: m)
-        let house = s["t"]!.moved(meters: 40, bearingDegrees: 0)  // on Werksstraße
-        let r = try service.navigationRoute([s["a"]!, s["d"]!, house, s["u"]!.moved(meters: 60, bearingDegrees: 270)])
-        #expect(r.legEndsClosed == [false, true, false])
+    /// A destination-only street (Anlieger frei) is no private yard: a route starts there and
+    /// leads out, so a car that turns into one is rerouted from where it is, along the street,
+    /// and nothing says there is no route.
+    @Test func aDestinationOnlyStreetIsStillTheNetwork() throws {
+        let (h, fixes, s) = try driveRound([("highway", "residential"), ("access", "destination"), ("name", "Anliegerweg")])
+        let reroutes = h.named("rerouteStarted")
+        #expect(reroutes.count == 1, "\(reroutes.count) reroutes")
+        // the new route starts on the street itself (a private service road's would start on Main Street)
+        let first = try #require(h.named("routeComputed").dropFirst().first)
+        guard case let .routeComputed(_, _, _, _, shape) = first.kind else { return }
+        let start = try #require(Polyline.decode(shape)?.first)
+        #expect(s["a"]!.latitude - start.latitude > 10 / 111_195.0, "starts \((s["a"]!.latitude - start.latitude) * 111_195) m south of Main Street")
+        _ = fixes
+        #expect(h.prompts.filter { $0.text.hasPrefix("No route from here") }.isEmpty, "\(h.prompts.map(\.text))")
+        #expect(h.navigator.state == .arrived)
     }
 
     @Test func aTrackGetsOneRerouteUntilTheCarIsOnARoadAgain() throws {
