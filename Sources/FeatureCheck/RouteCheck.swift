@@ -110,7 +110,7 @@ struct RouteCheck {
         if let want = row["ref"] {
             // a road's refs as OSRM writes them, "I 80; CO 93" (the map keeps the tag's "I 80;CO 93")
             func canonical(_ refs: String) -> String {
-                refs.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+                RouteRelations.joined(RouteRelations.refList(refs))
             }
             let got = steps.map { canonical($0.ref) }.joined(separator: ",")
             let wanted = want.split(separator: ",", omittingEmptySubsequences: false).map { canonical(String($0)) }.joined(separator: ",")

@@ -38,7 +38,7 @@ extension ProfileOptions {
     var buildInfo: [(String, String)] {
         var out = [(String, String)]()
         if leftHandDriving { out.append(("driving_side", "\"left\"")) }
-        if !avoidHighways.isEmpty { out.append(("avoid", "[" + avoidHighways.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "]")) }
+        if !avoidHighways.isEmpty { out.append(("avoid", "[" + avoidHighways.sorted().map(MapCompiler.quoteJSON).joined(separator: ",") + "]")) }
         if weightByDistance { out.append(("weight", "\"distance\"")) }
         if cardinalDirections { out.append(("cardinal_directions", "true")) }
         return out

@@ -9,7 +9,7 @@
 /// it. A `forward` or `backward` role limits the direction to that way of driving the way. The
 /// direction goes to the way's ref (of a `;` list) that best matches the relation's name and ref
 /// by words: 2 for a shared number, 1 for another shared word.
-struct RouteRelations {
+public struct RouteRelations {
     private struct Relation {
         var name: String?
         var ref: String?
@@ -40,11 +40,18 @@ struct RouteRelations {
 
     static func isDirection(_ s: String) -> Bool { s == "north" || s == "south" || s == "east" || s == "west" }
 
+    /// The refs of a `;` list ("I 80;CO 93"), trimmed, empty ones left out (OSRM's
+    /// string_list_tokens); `joined` writes them back as OSRM does, "I 80; CO 93".
+    public static func refList(_ ref: String) -> [String] {
+        ref.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+    public static func joined(_ refs: [String]) -> String { refs.joined(separator: "; ") }
+
     /// The way's refs with their directions, forward and backward ("I 80 $east; CO 93 $east"),
     /// joined by "; " as OSRM writes them; nil when no relation gives the way a direction.
     func refs(ofWay way: Int64, ref: String) -> (forward: String, backward: String)? {
         guard let ids = ofWay[way], !ref.isEmpty else { return nil }
-        let refs = ref.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let refs = RouteRelations.refList(ref)
         var forward = [String?](repeating: nil, count: refs.count), backward = forward
         var any = false
         for id in ids {
@@ -56,7 +63,7 @@ struct RouteRelations {
         }
         guard any else { return nil }
         func text(_ dirs: [String?]) -> String {
-            zip(refs, dirs).map { r, d in d.map { "\(r) $\($0)" } ?? r }.joined(separator: "; ")
+            RouteRelations.joined(zip(refs, dirs).map { r, d in d.map { "\(r) $\($0)" } ?? r })
         }
         return (text(forward), text(backward))
     }
@@ -116,7 +123,7 @@ extension GraphBuilder {
             guard let r = relations.refs(ofWay: ways[i].id, ref: a.ref) else { continue }
             let ref: String
             if a.forward && a.backward && r.forward != r.backward {
-                ref = a.ref.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+                ref = RouteRelations.joined(RouteRelations.refList(a.ref))
             } else {
                 ref = a.forward ? r.forward : r.backward
             }

@@ -79,11 +79,6 @@ public struct Navigator: Sendable {
     /// car park: no road the car profile routes on within the matchers' reach), since it was
     /// last on a road.
     var reroutesOffNetwork = 0
-    /// Traffic has been given (a feed, the driver's `traffic` command). Only then can a route
-    /// from here be faster than the rest of the one being followed, so only then are the
-    /// periodic checks made: at free flow everywhere the answer is the same route, and each
-    /// check cost an alternatives search (3 routes) every two minutes of every drive.
-    var trafficKnown = false
     var lastRoad: String?
     var gpsLostSince: Double?
     /// When the last position from a real fix came.
@@ -159,7 +154,7 @@ public struct Navigator: Sendable {
         case .speechStarted, .speechEnded:
             noteSpeech(input)
         case let .trafficChanged(time):
-            trafficKnown = true
+            traffic.trafficChanged()
             if let g = guidance, let p = lastPosition, pending == nil, state == .tracking {
                 traffic.checked(at: time)
                 request(.traffic, from: p, time: time, previous: g.tracker.edgesAhead, &out)
@@ -339,7 +334,7 @@ public struct Navigator: Sendable {
         }
 
         // traffic: is there a faster route? (every couple of minutes while the trip is long)
-        if trafficKnown, state == .tracking, pending == nil, traffic.checkDue(time: p.time, remainingSeconds: progress.remainingSeconds) {
+        if state == .tracking, pending == nil, traffic.checkDue(time: p.time, remainingSeconds: progress.remainingSeconds) {
             guidance = g
             request(.traffic, from: p, time: p.time, previous: g.tracker.edgesAhead, &out)
         }

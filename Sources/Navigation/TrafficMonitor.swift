@@ -24,16 +24,25 @@ struct TrafficMonitor: Sendable {
         if lastCheck == nil || reason != .traffic { lastCheck = time }
     }
 
+    /// Traffic has been given (a feed, the driver's `traffic` command). Only then can a route
+    /// from here be faster than the rest of the one being followed, so only then are periodic
+    /// checks due: at free flow everywhere the answer is the same route, and each check cost an
+    /// alternatives search (3 routes) every two minutes of every drive.
+    private(set) var trafficGiven = false
+
     /// Whether the route is due for a check at `time`, with `remainingSeconds` left to drive;
     /// when it is, the check counts as made.
     mutating func checkDue(time: Double, remainingSeconds: Double) -> Bool {
-        guard remainingSeconds > minimumRemainingSeconds, time - (lastCheck ?? time) >= checkSeconds else { return false }
+        guard trafficGiven, remainingSeconds > minimumRemainingSeconds, time - (lastCheck ?? time) >= checkSeconds else { return false }
         lastCheck = time
         return true
     }
 
     /// A check asked for now (traffic changed).
     mutating func checked(at time: Double) { lastCheck = time }
+
+    /// Traffic was given or changed.
+    mutating func trafficChanged() { trafficGiven = true }
 
     /// The answer for the current route: `currentSeconds` under traffic and `freeSeconds` at free
     /// flow for the roads ahead. Returns the delay, and the category event when the category
