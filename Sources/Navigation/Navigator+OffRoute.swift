@@ -13,12 +13,10 @@ extension Navigator {
             distanceMeters: pos.distanceMeters,
             besideMeters: p.estimated ? pos.distanceMeters : bias.corrected(signedMeters: pos.signedMeters, bearingDegrees: pos.bearingDegrees),
             accuracyMeters: p.accuracyMeters, speed: p.speedMetersPerSecond ?? 0,
-            courseKnown: p.courseDegrees != nil,
             courseOff: p.courseDegrees.map { abs(Angle.difference(from: pos.bearingDegrees, to: $0)) } ?? 0,
-            courseOffSigned: p.courseDegrees.map { Angle.difference(from: pos.bearingDegrees, to: $0) } ?? 0,
             nearestManeuverMeters: nearest,
             matchedOnRoute: lastMatchedEdge.map { roads.contains($0.edge) }, unbiasedOnRoute: lastUnbiasedEdge.map { roads.contains($0.edge) },
-            time: p.time, limitMeters: config.offRouteDistanceMeters)
+            time: p.time, coordinate: p.coordinate, receiverCourseDegrees: p.receiverCourseDegrees, limitMeters: config.offRouteDistanceMeters)
     }
 
     /// The car drives more than 100° away from the way the route goes where it is, or from the

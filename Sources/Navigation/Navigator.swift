@@ -237,7 +237,10 @@ public struct Navigator: Sendable {
         // judged on an estimated position).
         if !p.estimated { bias.advance(to: p.time) }
         let onRoute = offRouteSituation(p, pos, g, maneuvers: maneuvers)
-        var judged = g.offRoute.update(onRoute, alongMeters: pos.alongMeters, judging: state != .uncertain)
+        let leg = g.tracker.leg
+        var judged = g.offRoute.update(onRoute, alongMeters: pos.alongMeters, judging: state != .uncertain) {
+            RouteTracker.distance(from: $0, to: leg, nearMeters: pos.alongMeters)
+        }
         // a moving car on the route, by the place, both matchers and its course: its distance
         // beside the route is the receiver's bias there. (Not the route-held matcher alone: it
         // keeps a car on the route for seconds where a fork parts at a few degrees, and the

@@ -11,10 +11,7 @@ struct OffRouteSituation {
     var accuracyMeters: Double
     /// Receiver speed (0 unknown) and the angle of its course to the route's, degrees (0 unknown).
     var speed: Double
-    var courseKnown: Bool
     var courseOff: Double
-    /// The same angle with its side: positive when the course is clockwise of the route's.
-    var courseOffSigned: Double
     /// Metres along the leg from the car to the nearest maneuver after the depart.
     var nearestManeuverMeters: Double
     /// Where the matcher (with the route's prior) and a matcher without it put the car: on a road
@@ -22,6 +19,9 @@ struct OffRouteSituation {
     var matchedOnRoute: Bool?
     var unbiasedOnRoute: Bool?
     var time: Double
+    /// Where the position is, and the course the receiver reported (Doppler; nil unknown).
+    var coordinate: Coordinate
+    var receiverCourseDegrees: Double?
     /// `NavigatorConfig.offRouteDistanceMeters`.
     var limitMeters: Double
 
@@ -44,22 +44,35 @@ struct OffRouteEvidence {
     private var backtrack: (from: Double, fixes: Int)?
     /// The last distances from the route line (newest last), for a steady drift away.
     private(set) var recentDistances: [Double] = []
-    /// Metres the car has moved across the route's line (by the receiver's speed and course),
-    /// to the right positive, since it was last on it, and when that was last counted; infinite
-    /// when not known (a new route, after a tunnel). A car cannot be farther from the route than
-    /// it has moved away.
-    private var travelSinceOnLine = Double.infinity
-    private var travelCountedAt: Double?
-    /// The distance from the line when the car was last on it.
-    private var distanceWhenOnLine = 0.0
-    /// Metres driven (the receiver's speed, whatever the course) since the car was last on the
-    /// line; infinite when not known.
-    private var pathSinceOnLine = Double.infinity
+    /// The positions of the last `reachSeconds`, each with the sums, up to it, of how far the
+    /// car has moved by Doppler (`Anchor`), oldest first. Empty when nothing is known yet (a new
+    /// route, after a tunnel).
+    private var anchors: [Anchor] = []
+    private var sums = Anchor(time: 0, coordinate: Coordinate(latitude: 0, longitude: 0), beside: 0, east: 0, north: 0, unsided: 0, path: 0)
+    private var countedAt: Double?
+    /// How far back a position still counts as a place the car was (see `note`).
+    static let reachSeconds = 15.0
+    /// The course's error, as a share of the distance driven: about 2°.
+    static let courseError = 0.03
 
-    /// Whether the car can be as far from the route's line as the position is: by how far it has
-    /// moved across the line (`acrossLine`), and by how far it has driven at all (`alongPath`:
-    /// no car is farther from the line than it has driven since it was on it; the course does
-    /// not count, so a crawl's wandering course cannot make room for a multipath burst).
+    /// A position, its distance from the line (bias taken out), and the running sums at its time
+    /// of the car's movement by the receiver's speed and course: metres east and north, metres
+    /// moved with no course known (they count in any direction), and metres driven whatever the
+    /// course.
+    private struct Anchor {
+        var time: Double
+        var coordinate: Coordinate
+        var beside: Double
+        var east: Double
+        var north: Double
+        var unsided: Double
+        var path: Double
+    }
+
+    /// Whether the car can be as far from the route's line as the position is: by where its own
+    /// movement puts it (`acrossLine`), and by how far it has driven at all (`alongPath`: no car
+    /// is farther from the line than it has driven since it was nearer; the course does not
+    /// count, so a crawl's wandering course cannot make room for a multipath burst).
     struct Reach {
         var acrossLine: Bool
         var alongPath: Bool
@@ -80,44 +93,66 @@ struct OffRouteEvidence {
     }
 
     /// Records the position's distance from the line, and whether the car could be that far from
-    /// it by how far it has moved across the line since it was last on it (within 8 m, or on a
-    /// road of the route within 12 m: a receiver's bias alone may hold it 10 m off): the
-    /// receiver's speed times the sine of its course's angle to the line, summed with its side.
-    /// Speed and course come from Doppler, which multipath and a wandering bias hardly touch. A
-    /// position whose distance from the line grew by more than that is the receiver's error, not
-    /// the car, and a standing car has not left the route (issue #24: multipath bursts of
-    /// 15–25 m while slowing for lights, crawling in a queue or driving straight on gave 'road',
-    /// 'drift' and 'distance' off-routes). The side counts because the course of a car crawling
-    /// at 1–2 m/s wanders tens of degrees either way: summed without it, 12 s of crawling along
-    /// the route "moved" the car 6 m across the line and a burst of 13 m passed for a turn into
-    /// the street beside (the road drive set). A car that leaves moves away on one side. (A
-    /// course unknown counts the whole speed.)
+    /// it: from each position of the last `reachSeconds`, moved as the car has moved since by
+    /// Doppler, the route is no nearer than the position is, 3 m to spare (`Reach.acrossLine`;
+    /// `distanceFromRoute` measures a point's distance from the route near the car); and the
+    /// distance from the line has grown by no more than the car has driven at all
+    /// (`Reach.alongPath`, 10 m to spare). Speed and course come from Doppler, which multipath
+    /// and a wandering bias hardly touch: a position that moved away from where the car's own
+    /// movement puts it is the receiver's error, not the car, and a standing car has not left the
+    /// route (issue #24: multipath bursts of 15–25 m while slowing for lights, crawling in a
+    /// queue or driving straight on gave 'road', 'drift' and 'distance' off-routes).
     ///
-    /// The same for the whole distance driven (`Reach.alongPath`): at a crawl of 1.2 m/s, a
-    /// burst put the car 29 m off the route 4 s after it was on it, and the distance anchor
-    /// took it for a departure (andorra-12 of the road drive set).
-    mutating func note(_ s: OffRouteSituation) -> (reach: Reach, distances: [Double]) {
+    /// Every position of the window is a place the car was, not only the last one near the line:
+    /// measured from the last fix within 8 m of the line, a receiver error growing by 2–3 m a
+    /// second while the car drove straight on passed, each fix up to 8 m moving the place the
+    /// growth was counted from, and the matcher without the route's prior gave 'road' off-routes
+    /// 10 m from a car on the route (the road drive set: heidelberg-47, liechtenstein-6). The
+    /// movement is carried over the route's own shape, not across the direction of the route
+    /// where the car is: through a turn that direction is a segment early or late, and the car
+    /// turning with the route "moved" 10 m across it (heidelberg-36). The window is short because
+    /// the course's error sums too (`courseError` of the distance driven is spared for it), and over
+    /// it a receiver's bias moves by about the 3 m spared. (3 m was chosen on the road drive set:
+    /// 4 m gave two more false off-routes; the median over the window instead of the most gave
+    /// ten more.)
+    ///
+    /// The whole distance driven: at a crawl of 1.2 m/s, a burst put the car 29 m off the route
+    /// 4 s after it was on it, and the distance anchor took it for a departure (andorra-12).
+    mutating func note(_ s: OffRouteSituation, distanceFromRoute: (Coordinate) -> Double) -> (reach: Reach, distances: [Double]) {
         let d = s.besideMeters
         recentDistances.append(d)
         if recentDistances.count > 5 { recentDistances.removeFirst() }
-        if let last = travelCountedAt {
+        if let last = countedAt {
             let dt = max(0, s.time - last)
-            pathSinceOnLine += s.speed * dt
-            if s.courseKnown {
-                travelSinceOnLine += s.speed * sin(s.courseOffSigned * .pi / 180) * dt
+            sums.path += s.speed * dt
+            if let c = s.receiverCourseDegrees {
+                sums.east += s.speed * sin(c * .pi / 180) * dt
+                sums.north += s.speed * cos(c * .pi / 180) * dt
             } else {
-                travelSinceOnLine = abs(travelSinceOnLine) + s.speed * dt
+                sums.unsided += s.speed * dt
             }
         }
-        travelCountedAt = s.time
-        if d <= 8 || (s.matchedOnRoute == true && d <= 12) {
-            travelSinceOnLine = 0
-            pathSinceOnLine = 0
-            distanceWhenOnLine = d
+        countedAt = s.time
+        anchors.removeAll { s.time - $0.time > Self.reachSeconds }
+        var along = true
+        // the most the position lies beyond where the car's movement from a place puts it
+        var excess = -Double.infinity
+        // (near the line no rule asks how the car got there; the measuring is spared)
+        let judged = max(s.distanceMeters, d) > 6
+        let ruler = CheapRuler(latitude: s.coordinate.latitude)
+        for a in anchors {
+            if d - a.beside > sums.path - a.path + 10 { along = false }
+            guard judged else { continue }
+            let moved = Coordinate(latitude: a.coordinate.latitude + (sums.north - a.north) / ruler.ky,
+                                   longitude: a.coordinate.longitude + (sums.east - a.east) / ruler.kx)
+            excess = max(excess, s.distanceMeters - distanceFromRoute(moved) - (sums.unsided - a.unsided) - Self.courseError * (sums.path - a.path))
         }
-        let grown = d - distanceWhenOnLine
-        return (Reach(acrossLine: s.speed >= 0.5 && grown <= abs(travelSinceOnLine) + 3, alongPath: grown <= pathSinceOnLine + 10),
-                recentDistances)
+        let across = s.speed >= 0.5 && excess <= 3
+        sums.time = s.time
+        sums.coordinate = s.coordinate
+        sums.beside = d
+        anchors.append(sums)
+        return (Reach(acrossLine: across, alongPath: along), recentDistances)
     }
 }
 
@@ -146,13 +181,14 @@ struct OffRouteMonitor {
     }
 
     /// Judges a position (`judging` false: an estimated one, not judged) and counts it.
-    mutating func update(_ s: OffRouteSituation, alongMeters: Double, judging: Bool) -> OffRouteJudgement? {
+    mutating func update(_ s: OffRouteSituation, alongMeters: Double, judging: Bool,
+                         distanceFromRoute: (Coordinate) -> Double) -> OffRouteJudgement? {
         var judged: OffRouteJudgement?
         if judging {
             if evidence.backtracking(s, alongMeters: alongMeters, fixes: backtrackFixes) {
                 judged = OffRouteJudgement(reason: .backtracking, needed: 1)
             } else {
-                let (reach, distances) = evidence.note(s)
+                let (reach, distances) = evidence.note(s, distanceFromRoute: distanceFromRoute)
                 judged = rule.judge(s, reach: reach, recentDistances: distances)
             }
         }

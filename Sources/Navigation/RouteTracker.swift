@@ -88,6 +88,27 @@ enum RouteTracker {
         return all
     }
 
+    /// The distance from `c` to the part of the leg within `spanMeters` either side of
+    /// `nearMeters` along it: where the car may be, not a pass of the route elsewhere.
+    static func distance(from c: Coordinate, to leg: RouteLeg, nearMeters: Double, spanMeters: Double = 250) -> Double {
+        let shape = leg.shape, cumulative = leg.cumulativeMeters
+        guard shape.count >= 2 else { return shape.first.map { c.distance(to: $0) } ?? .infinity }
+        // the first segment ending beyond the span's start (cumulative is ascending)
+        var lo = 0, hi = cumulative.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if cumulative[mid] < nearMeters - spanMeters { lo = mid + 1 } else { hi = mid }
+        }
+        let ruler = CheapRuler(latitude: c.latitude)
+        var best = Double.infinity
+        var i = max(0, lo - 1)
+        while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
+            best = min(best, ruler.project(c, onto: shape[i], shape[i + 1]).distanceMeters)
+            i += 1
+        }
+        return best
+    }
+
     /// Whether `c` lies right (1) or left (-1) of the line a→b.
     static func side(of c: Coordinate, _ a: Coordinate, _ b: Coordinate, _ ruler: CheapRuler) -> Double {
         let dx = Angle.normalizedLongitude(b.longitude - a.longitude) * ruler.kx, dy = (b.latitude - a.latitude) * ruler.ky

@@ -9,6 +9,11 @@ public struct FilteredPosition: Sendable, Equatable {
     public var speedMetersPerSecond: Double?
     /// Degrees true, nil when unknown (or meaningless at walking pace).
     public var courseDegrees: Double?
+    /// The course the receiver reported with the fix (Doppler), nil when it gave none or the
+    /// position is estimated. `courseDegrees` is the filter's, which the fixes' positions pull:
+    /// a receiver error growing across the road turns it towards the error, and what the car's
+    /// own movement shows is the receiver's course (issue #24, OffRouteEvidence).
+    public var receiverCourseDegrees: Double?
     /// Horizontal accuracy estimate in metres (95%).
     public var accuracyMeters: Double
     /// True when predicted without a fix (dead reckoning through an outage).
@@ -16,7 +21,7 @@ public struct FilteredPosition: Sendable, Equatable {
     public var mode: FixMode
 
     public init(time: Double, coordinate: Coordinate, speedMetersPerSecond: Double?, courseDegrees: Double?,
-                accuracyMeters: Double, estimated: Bool = false, mode: FixMode = .threeD) {
+                accuracyMeters: Double, estimated: Bool = false, mode: FixMode = .threeD, receiverCourseDegrees: Double? = nil) {
         self.time = time
         self.coordinate = coordinate
         self.speedMetersPerSecond = speedMetersPerSecond
@@ -24,6 +29,7 @@ public struct FilteredPosition: Sendable, Equatable {
         self.accuracyMeters = accuracyMeters
         self.estimated = estimated
         self.mode = mode
+        self.receiverCourseDegrees = receiverCourseDegrees
     }
 }
 

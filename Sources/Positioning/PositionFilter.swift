@@ -93,6 +93,7 @@ public struct PositionFilter: Sendable {
         return FilteredPosition(time: gated.time, coordinate: f.position,
                                 speedMetersPerSecond: gated.speedMetersPerSecond ?? f.speed,
                                 courseDegrees: moving ? f.course : gated.courseDegrees,
-                                accuracyMeters: 2.45 * f.positionSigma, estimated: estimated, mode: gated.mode)
+                                accuracyMeters: 2.45 * f.positionSigma, estimated: estimated, mode: gated.mode,
+                                receiverCourseDegrees: gated.courseDegrees)
     }
 }
