@@ -24,7 +24,7 @@ car really did (`--truth`):
 Usage: python3 bench/road_drives.py [--extracts ...] [--drives 50] [--verbose] [--only KIND] [--names X-i,...]
        [--rate 20: through gpsfake and gpsd, as the car reads fixes, instead of --direct]
 Needs .build/release/tern, .bench/<extract>.tmap and .bench/road/<extract>-peers.json."""
-import argparse, bisect, datetime, glob, json, math, os, pathlib, re, subprocess, sys, tempfile
+import argparse, bisect, datetime, glob, json, math, os, pathlib, re, shutil, subprocess, sys, tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -120,7 +120,7 @@ def plan(kind, route, seed):
 def judge(events, truth):
     """The figures of one drive."""
     routes = []  # (time, shape) of each route Tern followed
-    offs, detections, reroutes, arrived = [], [], [], False
+    offs, detections, reroutes, arrived, arrived_at = [], [], [], False, None
     starts = 0
     for line in events.splitlines():
         e = json.loads(line)
@@ -138,9 +138,13 @@ def judge(events, truth):
             reroutes.append(t)
         elif e["event"] == "arrived":
             arrived = True
+            arrived_at = t
     times = [r[0] for r in routes]
 
     def active(t):
+        # (after the final arrival there is no route to follow, nor to leave)
+        if arrived and t >= arrived_at:
+            return None
         k = bisect.bisect_right(times, t) - 1
         return routes[k][1] if k >= 0 else None
 
@@ -217,6 +221,8 @@ for name in a.extracts.split(","):
         cmd = [a.replay_with or tern, "replay", base + ".nmea", "--map", tmap, "--to", fmt(dest)] + pace + ["--mute", "--quiet", "--log-dir", base]
         for v in vias:
             cmd += ["--via", fmt(v)]
+        # (a drive folder kept from an earlier run would hold that run's log too)
+        shutil.rmtree(base, ignore_errors=True)
         subprocess.run(cmd, capture_output=True)
         events = open(glob.glob(base + "/*/events.jsonl")[0]).read()
         truth = [json.loads(l) for l in open(base + ".truth")]

@@ -267,6 +267,11 @@ public struct Navigator: Sendable {
             guidance = g
             return
         }
+        // a car pulling up at the point the driver asked for has arrived, whichever way it came:
+        // not off the route (a standing car beside the route is judged off it when it last drove
+        // away from it, and the destination may lie just there, across the road or up a drive)
+        if judged != nil, (p.speedMetersPerSecond ?? 0) <= config.arrivalSlowMetersPerSecond,
+           arriveIfThere(p, &g, offRoute: true, &out) { return }
         let needed = judged?.needed ?? Int.max
         // a route planned before the car moved, or a leg from a waypoint, may start the other way:
         // once the car shows its direction without having driven along the leg, plan again

@@ -12,6 +12,11 @@ struct OffRouteSituation {
     /// Receiver speed (0 unknown) and the angle of its course to the route's, degrees (0 unknown).
     var speed: Double
     var courseOff: Double
+    /// The smallest angle between the receiver's course and the route's way anywhere within
+    /// 30 m along of the car's place, degrees (0 unknown): through a turn the car's place on the
+    /// route may be a segment early or late, and a course off the route's way where the car is
+    /// may be the route's own way a few metres on.
+    var courseOffNearby: Double
     /// Metres along the leg from the car to the nearest maneuver after the depart.
     var nearestManeuverMeters: Double
     /// Where the matcher (with the route's prior) and a matcher without it put the car: on a road
@@ -50,6 +55,11 @@ struct OffRouteEvidence {
     private var anchors: [Anchor] = []
     private var sums = Anchor(time: 0, coordinate: Coordinate(latitude: 0, longitude: 0), beside: 0, east: 0, north: 0, unsided: 0, path: 0)
     private var countedAt: Double?
+    private var lastVelocity: (speed: Double, vector: (Double, Double)?) = (0, nil)
+    /// `OffRouteSituation.courseOffNearby` the last time the car was fast enough for its course
+    /// to count (`trustedCourseSpeed`).
+    private var lastTrustedCourseOff = 0.0
+    static let trustedCourseSpeed = 2.5
     /// How far back a position still counts as a place the car was (see `note`).
     static let reachSeconds = 15.0
     /// The course's error, as a share of the distance driven: about 2°.
@@ -73,9 +83,12 @@ struct OffRouteEvidence {
     /// movement puts it (`acrossLine`), and by how far it has driven at all (`alongPath`: no car
     /// is farther from the line than it has driven since it was nearer; the course does not
     /// count, so a crawl's wandering course cannot make room for a multipath burst).
+    /// `stoppedAfterTurningOff`: the car stands, and the last time its course was trusted it was
+    /// more than 60° off the route's way anywhere near (see `note`).
     struct Reach {
         var acrossLine: Bool
         var alongPath: Bool
+        var stoppedAfterTurningOff = false
     }
 
     /// Backtracking, judged the same way whatever the policy: the course more than 135° off the
@@ -116,22 +129,36 @@ struct OffRouteEvidence {
     /// 4 m gave two more false off-routes; the median over the window instead of the most gave
     /// ten more.)
     ///
+    /// A standing car keeps the course it last drove with: one that turned off into a side street
+    /// slowly and stopped 12 m into it (a stop line, a queue) showed its course only below the
+    /// speed the course anchor trusts (4 m/s) and its place only once stopped, and was not seen
+    /// leaving until it drove on, 20–40 s later (the road drive set: heidelberg-17,
+    /// liechtenstein-1). `Reach.stoppedAfterTurningOff` carries it.
+    ///
     /// The whole distance driven: at a crawl of 1.2 m/s, a burst put the car 29 m off the route
     /// 4 s after it was on it, and the distance anchor took it for a departure (andorra-12).
     mutating func note(_ s: OffRouteSituation, distanceFromRoute: (Coordinate) -> Double) -> (reach: Reach, distances: [Double]) {
         let d = s.besideMeters
         recentDistances.append(d)
         if recentDistances.count > 5 { recentDistances.removeFirst() }
+        // the velocity (east, north; nil with no course) of this fix, and the movement since the
+        // last one by the mean of the two: through a turn the course at either end alone puts
+        // the car metres off its path (5 m in 70 m through a wrong turn at a junction)
+        let velocity = s.receiverCourseDegrees.map { (s.speed * sin($0 * .pi / 180), s.speed * cos($0 * .pi / 180)) }
         if let last = countedAt {
             let dt = max(0, s.time - last)
-            sums.path += s.speed * dt
-            if let c = s.receiverCourseDegrees {
-                sums.east += s.speed * sin(c * .pi / 180) * dt
-                sums.north += s.speed * cos(c * .pi / 180) * dt
+            sums.path += (s.speed + lastVelocity.speed) / 2 * dt
+            if let v = velocity, let w = lastVelocity.vector {
+                sums.east += (v.0 + w.0) / 2 * dt
+                sums.north += (v.1 + w.1) / 2 * dt
+            } else if let v = velocity {
+                sums.east += v.0 * dt
+                sums.north += v.1 * dt
             } else {
                 sums.unsided += s.speed * dt
             }
         }
+        lastVelocity = (s.speed, velocity)
         countedAt = s.time
         anchors.removeAll { s.time - $0.time > Self.reachSeconds }
         var along = true
@@ -152,7 +179,9 @@ struct OffRouteEvidence {
         sums.coordinate = s.coordinate
         sums.beside = d
         anchors.append(sums)
-        return (Reach(acrossLine: across, alongPath: along), recentDistances)
+        if s.speed >= Self.trustedCourseSpeed, s.receiverCourseDegrees != nil { lastTrustedCourseOff = s.courseOffNearby }
+        return (Reach(acrossLine: across, alongPath: along, stoppedAfterTurningOff: s.speed < 0.5 && lastTrustedCourseOff > 60),
+                recentDistances)
     }
 }
 

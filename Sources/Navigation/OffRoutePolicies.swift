@@ -22,7 +22,9 @@ extension OffRoutePolicy {
 /// - farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a wrong turn
 ///   starts, on 3 fixes (2 near a maneuver or with the course over 60° off), where the car has
 ///   driven that far since it was on the route's line;
-/// - beyond max(12 m, accuracy) with the course more than 60° off the route's, on 2 fixes;
+/// - beyond max(12 m, accuracy) with the course more than 60° off the route's, on 2 fixes; or
+///   standing beyond max(10 m, accuracy) on another road, having last driven more than 60° off
+///   the route's way, on 2 fixes;
 /// (distances with the receiver's estimated bias taken out, `OffRouteSituation.besideMeters`,
 /// but for the course anchor's)
 /// - on a road the route does not take (the matcher's) beyond max(10 m, accuracy), or (without the
@@ -46,6 +48,11 @@ struct TernOffRouteRule: OffRouteRule {
         // heading off, so it is taken as measured, the bias left in: a car turning the wrong
         // way at a junction, on the side the bias lies, was seen a fix later)
         if s.moving, s.courseOff > 60, s.distanceMeters > max(12, acc) { return OffRouteJudgement(reason: .course, needed: 2) }
+        // ... or it has stopped there, on another road by both matchers, having last driven more
+        // than 60° off the route's way (OffRouteEvidence.note)
+        if reach.stoppedAfterTurningOff, d > max(10, acc), s.matchedOnRoute == false, s.unbiasedOnRoute == false {
+            return OffRouteJudgement(reason: .course, needed: 2)
+        }
         // the matcher has the car on a road the route does not take, clear of the route's line:
         // a fork whose branches part slowly, a parallel road (the route prior keeps the matcher
         // on the route while the car may be on it). Only where distance or course confirm it

@@ -93,20 +93,41 @@ enum RouteTracker {
     static func distance(from c: Coordinate, to leg: RouteLeg, nearMeters: Double, spanMeters: Double = 250) -> Double {
         let shape = leg.shape, cumulative = leg.cumulativeMeters
         guard shape.count >= 2 else { return shape.first.map { c.distance(to: $0) } ?? .infinity }
-        // the first segment ending beyond the span's start (cumulative is ascending)
-        var lo = 0, hi = cumulative.count - 1
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if cumulative[mid] < nearMeters - spanMeters { lo = mid + 1 } else { hi = mid }
-        }
         let ruler = CheapRuler(latitude: c.latitude)
         var best = Double.infinity
-        var i = max(0, lo - 1)
+        var i = firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
         while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
             best = min(best, ruler.project(c, onto: shape[i], shape[i + 1]).distanceMeters)
             i += 1
         }
         return best
+    }
+
+    /// The smallest angle, degrees, between `courseDegrees` and the leg's way anywhere within
+    /// `spanMeters` either side of `nearMeters` along it.
+    static func smallestAngle(to courseDegrees: Double, on leg: RouteLeg, nearMeters: Double, spanMeters: Double) -> Double {
+        let shape = leg.shape, cumulative = leg.cumulativeMeters
+        guard shape.count >= 2 else { return 0 }
+        var i = firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
+        var best = 180.0
+        while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
+            if shape[i] != shape[i + 1] {
+                best = min(best, abs(Angle.difference(from: shape[i].bearing(to: shape[i + 1]), to: courseDegrees)))
+            }
+            i += 1
+        }
+        return best
+    }
+
+    /// The index of the first segment of a shape ending beyond `meters` along it (`cumulative`
+    /// ascending), less one: where a scan of the part near a place starts.
+    static func firstSegment(endingAfter meters: Double, _ cumulative: [Double]) -> Int {
+        var lo = 0, hi = cumulative.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if cumulative[mid] < meters { lo = mid + 1 } else { hi = mid }
+        }
+        return max(0, lo - 1)
     }
 
     /// Whether `c` lies right (1) or left (-1) of the line a→b.

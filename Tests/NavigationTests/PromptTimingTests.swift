@@ -346,7 +346,7 @@ func benchDrive(_ extract: String, _ id: String, missing k: Int? = nil) throws -
 @Suite struct ShortFormTests {
     @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func shortFormsAreWholeSentencesInEveryLanguage() throws {
         let map = try TestMaps.extract("heidelberg")
-        let router = try Router(map: map)
+        let router = Router(map: map)
         var maneuvers = [Maneuver]()
         for q in try BenchQueries.load("heidelberg").prefix(10) {
             let to = q.locations[q.locations.count - 1]
