@@ -14,9 +14,6 @@ extension Navigator {
             besideMeters: p.estimated ? pos.distanceMeters : bias.corrected(signedMeters: pos.signedMeters, bearingDegrees: pos.bearingDegrees),
             accuracyMeters: p.accuracyMeters, speed: p.speedMetersPerSecond ?? 0,
             courseOff: p.courseDegrees.map { abs(Angle.difference(from: pos.bearingDegrees, to: $0)) } ?? 0,
-            courseOffNearby: (p.receiverCourseDegrees ?? p.courseDegrees).map {
-                RouteTracker.smallestAngle(to: $0, on: g.tracker.leg, nearMeters: pos.alongMeters, spanMeters: 30)
-            } ?? 0,
             nearestManeuverMeters: nearest,
             matchedOnRoute: lastMatchedEdge.map { roads.contains($0.edge) }, unbiasedOnRoute: lastUnbiasedEdge.map { roads.contains($0.edge) },
             time: p.time, coordinate: p.coordinate, receiverCourseDegrees: p.receiverCourseDegrees, limitMeters: config.offRouteDistanceMeters)

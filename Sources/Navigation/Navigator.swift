@@ -40,6 +40,7 @@ public struct Navigator: Sendable {
         mutating func startNextLeg() {
             tracker.startNextLeg()
             planner.startNextLeg()
+            offRoute.startNextLeg()
             mayStartOtherWay = true
         }
     }
@@ -237,10 +238,8 @@ public struct Navigator: Sendable {
         // judged on an estimated position).
         if !p.estimated { bias.advance(to: p.time) }
         let onRoute = offRouteSituation(p, pos, g, maneuvers: maneuvers)
-        let leg = g.tracker.leg
-        var judged = g.offRoute.update(onRoute, alongMeters: pos.alongMeters, judging: state != .uncertain) {
-            RouteTracker.distance(from: $0, to: leg, nearMeters: pos.alongMeters)
-        }
+        var judged = g.offRoute.update(onRoute, alongMeters: pos.alongMeters, judging: state != .uncertain,
+                                       shape: LegShape(leg: g.tracker.leg))
         // a moving car on the route, by the place, both matchers and its course: its distance
         // beside the route is the receiver's bias there. (Not the route-held matcher alone: it
         // keeps a car on the route for seconds where a fork parts at a few degrees, and the

@@ -12,11 +12,6 @@ struct OffRouteSituation {
     /// Receiver speed (0 unknown) and the angle of its course to the route's, degrees (0 unknown).
     var speed: Double
     var courseOff: Double
-    /// The smallest angle between the receiver's course and the route's way anywhere within
-    /// 30 m along of the car's place, degrees (0 unknown): through a turn the car's place on the
-    /// route may be a segment early or late, and a course off the route's way where the car is
-    /// may be the route's own way a few metres on.
-    var courseOffNearby: Double
     /// Metres along the leg from the car to the nearest maneuver after the depart.
     var nearestManeuverMeters: Double
     /// Where the matcher (with the route's prior) and a matcher without it put the car: on a road
@@ -56,9 +51,9 @@ struct OffRouteEvidence {
     private var sums = Anchor(time: 0, coordinate: Coordinate(latitude: 0, longitude: 0), beside: 0, east: 0, north: 0, unsided: 0, path: 0)
     private var countedAt: Double?
     private var lastVelocity: (speed: Double, vector: (Double, Double)?) = (0, nil)
-    /// `OffRouteSituation.courseOffNearby` the last time the car was fast enough for its course
-    /// to count (`trustedCourseSpeed`).
-    private var lastTrustedCourseOff = 0.0
+    /// The receiver's course, and the car's place along the leg, the last time the car was fast
+    /// enough for its course to count (`trustedCourseSpeed`).
+    private var lastTrustedCourse: (degrees: Double, alongMeters: Double)?
     static let trustedCourseSpeed = 2.5
     /// How far back a position still counts as a place the car was (see `note`).
     static let reachSeconds = 15.0
@@ -84,7 +79,8 @@ struct OffRouteEvidence {
     /// is farther from the line than it has driven since it was nearer; the course does not
     /// count, so a crawl's wandering course cannot make room for a multipath burst).
     /// `stoppedAfterTurningOff`: the car stands, and the last time its course was trusted it was
-    /// more than 60° off the route's way anywhere near (see `note`).
+    /// more than 60° off the route's way anywhere within 30 m along of its place then (through a
+    /// turn the car's place on the route may be a segment early or late; see `note`).
     struct Reach {
         var acrossLine: Bool
         var alongPath: Bool
@@ -137,7 +133,8 @@ struct OffRouteEvidence {
     ///
     /// The whole distance driven: at a crawl of 1.2 m/s, a burst put the car 29 m off the route
     /// 4 s after it was on it, and the distance anchor took it for a departure (andorra-12).
-    mutating func note(_ s: OffRouteSituation, distanceFromRoute: (Coordinate) -> Double) -> (reach: Reach, distances: [Double]) {
+    /// `shape` is the leg's, measured near `alongMeters`, the car's place along it.
+    mutating func note(_ s: OffRouteSituation, alongMeters: Double, shape: LegShape) -> (reach: Reach, distances: [Double]) {
         let d = s.besideMeters
         recentDistances.append(d)
         if recentDistances.count > 5 { recentDistances.removeFirst() }
@@ -172,16 +169,19 @@ struct OffRouteEvidence {
             guard judged else { continue }
             let moved = Coordinate(latitude: a.coordinate.latitude + (sums.north - a.north) / ruler.ky,
                                    longitude: a.coordinate.longitude + (sums.east - a.east) / ruler.kx)
-            excess = max(excess, s.distanceMeters - distanceFromRoute(moved) - (sums.unsided - a.unsided) - Self.courseError * (sums.path - a.path))
+            excess = max(excess, s.distanceMeters - shape.distance(from: moved, nearMeters: alongMeters) - (sums.unsided - a.unsided) - Self.courseError * (sums.path - a.path))
         }
         let across = s.speed >= 0.5 && excess <= 3
         sums.time = s.time
         sums.coordinate = s.coordinate
         sums.beside = d
         anchors.append(sums)
-        if s.speed >= Self.trustedCourseSpeed, s.receiverCourseDegrees != nil { lastTrustedCourseOff = s.courseOffNearby }
-        return (Reach(acrossLine: across, alongPath: along, stoppedAfterTurningOff: s.speed < 0.5 && lastTrustedCourseOff > 60),
-                recentDistances)
+        if s.speed >= Self.trustedCourseSpeed, let c = s.receiverCourseDegrees { lastTrustedCourse = (c, alongMeters) }
+        // (measured only when it may count: a standing car out beyond the line)
+        let turnedOff = s.speed < 0.5 && judged && lastTrustedCourse.map {
+            shape.smallestAngle(to: $0.degrees, nearMeters: $0.alongMeters, spanMeters: 30) > 60
+        } == true
+        return (Reach(acrossLine: across, alongPath: along, stoppedAfterTurningOff: turnedOff), recentDistances)
     }
 }
 
@@ -209,15 +209,20 @@ struct OffRouteMonitor {
         evidence = OffRouteEvidence()
     }
 
+    /// A new leg: places along the leg the evidence holds (where backtracking began, where the
+    /// course was last trusted) were along the last one.
+    mutating func startNextLeg() {
+        evidence = OffRouteEvidence()
+    }
+
     /// Judges a position (`judging` false: an estimated one, not judged) and counts it.
-    mutating func update(_ s: OffRouteSituation, alongMeters: Double, judging: Bool,
-                         distanceFromRoute: (Coordinate) -> Double) -> OffRouteJudgement? {
+    mutating func update(_ s: OffRouteSituation, alongMeters: Double, judging: Bool, shape: LegShape) -> OffRouteJudgement? {
         var judged: OffRouteJudgement?
         if judging {
             if evidence.backtracking(s, alongMeters: alongMeters, fixes: backtrackFixes) {
                 judged = OffRouteJudgement(reason: .backtracking, needed: 1)
             } else {
-                let (reach, distances) = evidence.note(s, distanceFromRoute: distanceFromRoute)
+                let (reach, distances) = evidence.note(s, alongMeters: alongMeters, shape: shape)
                 judged = rule.judge(s, reach: reach, recentDistances: distances)
             }
         }

@@ -88,48 +88,6 @@ enum RouteTracker {
         return all
     }
 
-    /// The distance from `c` to the part of the leg within `spanMeters` either side of
-    /// `nearMeters` along it: where the car may be, not a pass of the route elsewhere.
-    static func distance(from c: Coordinate, to leg: RouteLeg, nearMeters: Double, spanMeters: Double = 250) -> Double {
-        let shape = leg.shape, cumulative = leg.cumulativeMeters
-        guard shape.count >= 2 else { return shape.first.map { c.distance(to: $0) } ?? .infinity }
-        let ruler = CheapRuler(latitude: c.latitude)
-        var best = Double.infinity
-        var i = firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
-        while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
-            best = min(best, ruler.project(c, onto: shape[i], shape[i + 1]).distanceMeters)
-            i += 1
-        }
-        return best
-    }
-
-    /// The smallest angle, degrees, between `courseDegrees` and the leg's way anywhere within
-    /// `spanMeters` either side of `nearMeters` along it.
-    static func smallestAngle(to courseDegrees: Double, on leg: RouteLeg, nearMeters: Double, spanMeters: Double) -> Double {
-        let shape = leg.shape, cumulative = leg.cumulativeMeters
-        guard shape.count >= 2 else { return 0 }
-        var i = firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
-        var best = 180.0
-        while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
-            if shape[i] != shape[i + 1] {
-                best = min(best, abs(Angle.difference(from: shape[i].bearing(to: shape[i + 1]), to: courseDegrees)))
-            }
-            i += 1
-        }
-        return best
-    }
-
-    /// The index of the first segment of a shape ending beyond `meters` along it (`cumulative`
-    /// ascending), less one: where a scan of the part near a place starts.
-    static func firstSegment(endingAfter meters: Double, _ cumulative: [Double]) -> Int {
-        var lo = 0, hi = cumulative.count - 1
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if cumulative[mid] < meters { lo = mid + 1 } else { hi = mid }
-        }
-        return max(0, lo - 1)
-    }
-
     /// Whether `c` lies right (1) or left (-1) of the line a→b.
     static func side(of c: Coordinate, _ a: Coordinate, _ b: Coordinate, _ ruler: CheapRuler) -> Double {
         let dx = Angle.normalizedLongitude(b.longitude - a.longitude) * ruler.kx, dy = (b.latitude - a.latitude) * ruler.ky
@@ -171,5 +129,54 @@ enum RouteTracker {
         let s0 = leg.cumulativeSeconds[i], s1 = leg.cumulativeSeconds[i + 1]
         let f = m1 > m0 ? min(1, max(0, (along - m0) / (m1 - m0))) : 0
         return s0 + (s1 - s0) * f
+    }
+}
+
+/// The shape of the leg the car is on, measured near the car's place along it (the off-route
+/// evidence: where the car's own movement puts it, and how its last course compares with the
+/// route's way there).
+struct LegShape {
+    let leg: RouteLeg
+
+    /// The distance from `c` to the part of the leg within `spanMeters` either side of
+    /// `nearMeters` along it: where the car may be, not a pass of the route elsewhere.
+    func distance(from c: Coordinate, nearMeters: Double, spanMeters: Double = 250) -> Double {
+        let shape = leg.shape, cumulative = leg.cumulativeMeters
+        guard shape.count >= 2 else { return shape.first.map { c.distance(to: $0) } ?? .infinity }
+        let ruler = CheapRuler(latitude: c.latitude)
+        var best = Double.infinity
+        var i = Self.firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
+        while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
+            best = min(best, ruler.project(c, onto: shape[i], shape[i + 1]).distanceMeters)
+            i += 1
+        }
+        return best
+    }
+
+    /// The smallest angle, degrees, between `courseDegrees` and the leg's way anywhere within
+    /// `spanMeters` either side of `nearMeters` along it.
+    func smallestAngle(to courseDegrees: Double, nearMeters: Double, spanMeters: Double) -> Double {
+        let shape = leg.shape, cumulative = leg.cumulativeMeters
+        guard shape.count >= 2 else { return 0 }
+        var i = Self.firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
+        var best = 180.0
+        while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
+            if shape[i] != shape[i + 1] {
+                best = min(best, abs(Angle.difference(from: shape[i].bearing(to: shape[i + 1]), to: courseDegrees)))
+            }
+            i += 1
+        }
+        return best
+    }
+
+    /// The index of the first segment of a shape ending beyond `meters` along it (`cumulative`
+    /// ascending), less one: where a scan of the part near a place starts.
+    private static func firstSegment(endingAfter meters: Double, _ cumulative: [Double]) -> Int {
+        var lo = 0, hi = cumulative.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if cumulative[mid] < meters { lo = mid + 1 } else { hi = mid }
+        }
+        return max(0, lo - 1)
     }
 }
