@@ -97,6 +97,8 @@ final class DrivePipeline {
     private func feed(_ input: DriveInput) {
         let effects = service.map { engine.handle(input, routes: $0) } ?? engine.handle(input)
         for effect in effects { carry(effect) }
+        // (the drive log is written once an input is handled: DriveRecorder)
+        recorder?.flush()
     }
 
     private func carry(_ effect: DriveEffect) {

@@ -40,7 +40,10 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("events.jsonl"), withDestinationPath: "/dev/full")
         var problems = [String]()
         let r = try DriveRecorder(existingFolder: folder) { problems.append($0) }
-        for i in 0..<5 { r.record(NavigationEvent(time: Double(i), .roadName(name: "x"))) }
+        for i in 0..<5 {
+            r.record(NavigationEvent(time: Double(i), .roadName(name: "x")))
+            r.flush()
+        }
         #expect(r.hasStopped)
         #expect(problems.count == 1)
         #expect(problems.first?.contains("No space left on device") == true)
