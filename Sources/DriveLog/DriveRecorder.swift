@@ -137,7 +137,14 @@ public final class DriveRecorder {
 
     public func close() {
         flush()
-        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 { fsync(fd); Foundation.close(fd) }
+        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 {
+            // (a full disk or a failing card may show only here, when the data reaches it)
+            if fsync(fd) != 0, errno != EINVAL, !failed {
+                failed = true
+                onProblem("drive log not saved whole (\(String(cString: strerror(errno)))) in \(folder)")
+            }
+            Foundation.close(fd)
+        }
         raw.fd = -1; events.fd = -1; track.fd = -1
     }
 }

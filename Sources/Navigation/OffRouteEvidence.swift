@@ -57,6 +57,8 @@ struct OffRouteEvidence {
     static let trustedCourseSpeed = 2.5
     /// How far back a position still counts as a place the car was (see `note`).
     static let reachSeconds = 15.0
+    /// A longer step between two fixes is not bridged by their velocities.
+    static let longestStepSeconds = 2.5
     /// The course's error, as a share of the distance driven: about 2°.
     static let courseError = 0.03
 
@@ -144,15 +146,25 @@ struct OffRouteEvidence {
         let velocity = s.receiverCourseDegrees.map { (s.speed * sin($0 * .pi / 180), s.speed * cos($0 * .pi / 180)) }
         if let last = countedAt {
             let dt = max(0, s.time - last)
-            sums.path += (s.speed + lastVelocity.speed) / 2 * dt
-            if let v = velocity, let w = lastVelocity.vector {
+            let meanSpeed = (s.speed + lastVelocity.speed) / 2
+            sums.path += meanSpeed * dt
+            switch (velocity, lastVelocity.vector) {
+            case let (v?, w?) where dt <= Self.longestStepSeconds:
                 sums.east += (v.0 + w.0) / 2 * dt
                 sums.north += (v.1 + w.1) / 2 * dt
-            } else if let v = velocity {
-                sums.east += v.0 * dt
-                sums.north += v.1 * dt
-            } else {
-                sums.unsided += s.speed * dt
+            case let (v?, nil) where dt <= Self.longestStepSeconds:
+                // (a course at one end only: half the step by it, the other half any way)
+                sums.east += v.0 / 2 * dt
+                sums.north += v.1 / 2 * dt
+                sums.unsided += lastVelocity.speed / 2 * dt
+            case let (nil, w?) where dt <= Self.longestStepSeconds:
+                sums.east += w.0 / 2 * dt
+                sums.north += w.1 / 2 * dt
+                sums.unsided += s.speed / 2 * dt
+            default:
+                // no course, or a gap (fixes dropped, a turn-round judged as backtracking):
+                // the car may have gone any way
+                sums.unsided += meanSpeed * dt
             }
         }
         lastVelocity = (s.speed, velocity)
@@ -164,12 +176,15 @@ struct OffRouteEvidence {
         // (near the line no rule asks how the car got there; the measuring is spared)
         let judged = max(s.distanceMeters, d) > 6
         let ruler = CheapRuler(latitude: s.coordinate.latitude)
+        // (the position measured as the moved places are, on the leg near the car: the tracker's
+        // pass may be another, chosen by course and reach where the route passes near itself)
+        let here = judged ? shape.distance(from: s.coordinate, nearMeters: alongMeters) : 0
         for a in anchors {
             if d - a.beside > sums.path - a.path + 10 { along = false }
             guard judged else { continue }
             let moved = Coordinate(latitude: a.coordinate.latitude + (sums.north - a.north) / ruler.ky,
                                    longitude: a.coordinate.longitude + (sums.east - a.east) / ruler.kx)
-            excess = max(excess, s.distanceMeters - shape.distance(from: moved, nearMeters: alongMeters) - (sums.unsided - a.unsided) - Self.courseError * (sums.path - a.path))
+            excess = max(excess, here - shape.distance(from: moved, nearMeters: alongMeters) - (sums.unsided - a.unsided) - Self.courseError * (sums.path - a.path))
         }
         let across = s.speed >= 0.5 && excess <= 3
         sums.time = s.time
@@ -213,6 +228,7 @@ struct OffRouteMonitor {
     /// course was last trusted) were along the last one.
     mutating func startNextLeg() {
         evidence = OffRouteEvidence()
+        count = 0
     }
 
     /// Judges a position (`judging` false: an estimated one, not judged) and counts it.

@@ -159,14 +159,14 @@ struct LegShape {
         let shape = leg.shape, cumulative = leg.cumulativeMeters
         guard shape.count >= 2 else { return 0 }
         var i = Self.firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
-        var best = 180.0
+        var best: Double?
         while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
             if shape[i] != shape[i + 1] {
-                best = min(best, abs(Angle.difference(from: shape[i].bearing(to: shape[i + 1]), to: courseDegrees)))
+                best = min(best ?? 180, abs(Angle.difference(from: shape[i].bearing(to: shape[i + 1]), to: courseDegrees)))
             }
             i += 1
         }
-        return best
+        return best ?? 0  // (no way to compare with: not off it)
     }
 
     /// The index of the first segment of a shape ending beyond `meters` along it (`cumulative`
