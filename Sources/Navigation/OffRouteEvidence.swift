@@ -148,22 +148,20 @@ struct OffRouteEvidence {
             let dt = max(0, s.time - last)
             let meanSpeed = (s.speed + lastVelocity.speed) / 2
             sums.path += meanSpeed * dt
-            switch (velocity, lastVelocity.vector) {
-            case let (v?, w?) where dt <= Self.longestStepSeconds:
-                sums.east += (v.0 + w.0) / 2 * dt
-                sums.north += (v.1 + w.1) / 2 * dt
-            case let (v?, nil) where dt <= Self.longestStepSeconds:
-                // (a course at one end only: half the step by it, the other half any way)
-                sums.east += v.0 / 2 * dt
-                sums.north += v.1 / 2 * dt
-                sums.unsided += lastVelocity.speed / 2 * dt
-            case let (nil, w?) where dt <= Self.longestStepSeconds:
-                sums.east += w.0 / 2 * dt
-                sums.north += w.1 / 2 * dt
-                sums.unsided += s.speed / 2 * dt
-            default:
-                // no course, or a gap (fixes dropped, a turn-round judged as backtracking):
-                // the car may have gone any way
+            // half the step by each end's velocity; an end with no course, any way
+            func halfStep(_ speed: Double, _ vector: (Double, Double)?) {
+                if let v = vector {
+                    sums.east += v.0 / 2 * dt
+                    sums.north += v.1 / 2 * dt
+                } else {
+                    sums.unsided += speed / 2 * dt
+                }
+            }
+            if dt <= Self.longestStepSeconds {
+                halfStep(s.speed, velocity)
+                halfStep(lastVelocity.speed, lastVelocity.vector)
+            } else {
+                // a gap (fixes dropped, a turn-round judged as backtracking): any way
                 sums.unsided += meanSpeed * dt
             }
         }

@@ -145,7 +145,7 @@ struct LegShape {
         guard shape.count >= 2 else { return shape.first.map { c.distance(to: $0) } ?? .infinity }
         let ruler = CheapRuler(latitude: c.latitude)
         var best = Double.infinity
-        var i = Self.firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
+        var i = leg.position(atMeters: nearMeters - spanMeters).segment
         while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
             best = min(best, ruler.project(c, onto: shape[i], shape[i + 1]).distanceMeters)
             i += 1
@@ -158,7 +158,7 @@ struct LegShape {
     func smallestAngle(to courseDegrees: Double, nearMeters: Double, spanMeters: Double) -> Double {
         let shape = leg.shape, cumulative = leg.cumulativeMeters
         guard shape.count >= 2 else { return 0 }
-        var i = Self.firstSegment(endingAfter: nearMeters - spanMeters, cumulative)
+        var i = leg.position(atMeters: nearMeters - spanMeters).segment
         var best: Double?
         while i + 1 < shape.count, cumulative[i] <= nearMeters + spanMeters {
             if shape[i] != shape[i + 1] {
@@ -167,16 +167,5 @@ struct LegShape {
             i += 1
         }
         return best ?? 0  // (no way to compare with: not off it)
-    }
-
-    /// The index of the first segment of a shape ending beyond `meters` along it (`cumulative`
-    /// ascending), less one: where a scan of the part near a place starts.
-    private static func firstSegment(endingAfter meters: Double, _ cumulative: [Double]) -> Int {
-        var lo = 0, hi = cumulative.count - 1
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if cumulative[mid] < meters { lo = mid + 1 } else { hi = mid }
-        }
-        return max(0, lo - 1)
     }
 }
