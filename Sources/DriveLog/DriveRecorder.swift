@@ -80,17 +80,19 @@ public final class DriveRecorder {
     }
 
     public func record(_ event: NavigationEvent) {
-        var line = event.jsonLine()
-        line.append("\n")
-        append(&events, &line)
+        appendLine(&events) { event.write(to: &$0) }
         if case let .position(lat, lon, speed, course, _, matched, estimated) = event.kind {
-            var point = JSONValue.object([
-                ("t", .string(FixTime.iso8601(event.time))), ("lat", .num(lat, 7)), ("lon", .num(lon, 7)),
-                ("speed_mps", speed.map { .num($0, 2) } ?? .null), ("course_deg", course.map { .num($0, 1) } ?? .null),
-                ("matched", .bool(matched)), ("estimated", .bool(estimated)),
-            ]).serialized()
-            point.append("\n")
-            append(&track, &point)
+            appendLine(&track) { w in
+                w.beginObject()
+                w.key("t"); w.string(FixTime.iso8601(event.time))
+                w.key("lat"); w.number(lat, digits: 7)
+                w.key("lon"); w.number(lon, digits: 7)
+                w.key("speed_mps"); w.number(speed, digits: 2)
+                w.key("course_deg"); w.number(course, digits: 1)
+                w.key("matched"); w.bool(matched)
+                w.key("estimated"); w.bool(estimated)
+                w.endObject()
+            }
         }
     }
 
@@ -98,6 +100,17 @@ public final class DriveRecorder {
     private func append(_ out: inout Output, _ text: inout String) {
         guard !failed, out.fd >= 0 else { return }
         text.withUTF8 { out.pending.append(contentsOf: $0) }
+        if out.pending.count >= Self.flushBytes { write(&out) }
+    }
+
+    /// Adds a JSON line, written by `body` straight into the file's buffer (no string between).
+    private func appendLine(_ out: inout Output, _ body: (inout JSONWriter) -> Void) {
+        guard !failed, out.fd >= 0 else { return }
+        var w = JSONWriter(capacity: 0)
+        swap(&w.bytes, &out.pending)
+        body(&w)
+        w.newline()
+        swap(&w.bytes, &out.pending)
         if out.pending.count >= Self.flushBytes { write(&out) }
     }
 

@@ -281,11 +281,15 @@ public enum NMEAFile {
     }
 
     public static func parse(_ data: Data, reportsNoFix: Bool = false) -> (fixes: [GPSFix], stats: NMEAStats) {
+        // bytes, not String lines: a log may hold binary frames or invalid UTF-8
+        parse(lines: lineBytes(data), reportsNoFix: reportsNoFix)
+    }
+
+    static func parse(lines: [String], reportsNoFix: Bool) -> (fixes: [GPSFix], stats: NMEAStats) {
         var parser = NMEAParser()
         parser.reportsNoFix = reportsNoFix
         var fixes = [GPSFix]()
-        // bytes, not String lines: a log may hold binary frames or invalid UTF-8
-        for line in lineBytes(data) {
+        for line in lines {
             if let f = parser.feed(line: line) { fixes.append(f) }
         }
         if let f = parser.finish() { fixes.append(f) }
@@ -294,10 +298,26 @@ public enum NMEAFile {
 
     /// The sentences of a log, one per line, as bytes-to-text (for pacing a replay).
     public static func lines(path: String) throws -> [String] {
+        sentences(try lineBytes(contentsOf: path))
+    }
+
+    /// A log read once for `replay --direct`, which needs both: its epochs (as `epochs(path:)`)
+    /// and its sentences (as `lines(path:)`), to record as the car records what gpsd hands over.
+    public static func load(path: String) throws -> (epochs: [GPSFix], stats: NMEAStats, sentences: [String]) {
+        let lines = try lineBytes(contentsOf: path)
+        let (epochs, stats) = parse(lines: lines, reportsNoFix: true)
+        return (epochs, stats, sentences(lines))
+    }
+
+    private static func lineBytes(contentsOf path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
         }
-        return lineBytes(data).compactMap { line in
+        return lineBytes(data)
+    }
+
+    private static func sentences(_ lines: [String]) -> [String] {
+        lines.compactMap { line in
             guard !line.isEmpty else { return nil }
             var s = line
             if s.hasSuffix("\r") { s.removeLast() }

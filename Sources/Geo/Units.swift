@@ -23,17 +23,15 @@ public enum FixTime {
             return base + (millis == 0 || millis >= 1000 ? "Z" : String(format: ".%03dZ", millis))
         }
         // (digits by hand: Foundation's formatter was a tenth of a replay's time; one timestamp per event)
-        var b = [UInt8]()
-        b.reserveCapacity(24)
-        func put(_ v: Int, _ width: Int) {
-            var d = [UInt8](repeating: 0x30, count: width), x = v
-            for i in stride(from: width - 1, through: 0, by: -1) { d[i] = UInt8(0x30 + x % 10); x /= 10 }
-            b += d
+        var b = [UInt8](repeating: 0x30, count: millis != 0 && millis < 1000 ? 24 : 20)
+        func put(_ v: Int, at end: Int) {
+            var x = v, i = end
+            while x > 0 { b[i] = UInt8(0x30 + x % 10); x /= 10; i -= 1 }
         }
-        put(Int(tmv.tm_year) + 1900, 4); b.append(0x2d); put(Int(tmv.tm_mon) + 1, 2); b.append(0x2d); put(Int(tmv.tm_mday), 2)
-        b.append(0x54); put(Int(tmv.tm_hour), 2); b.append(0x3a); put(Int(tmv.tm_min), 2); b.append(0x3a); put(Int(tmv.tm_sec), 2)
-        if millis != 0 && millis < 1000 { b.append(0x2e); put(millis, 3) }
-        b.append(0x5a)
+        put(Int(tmv.tm_year) + 1900, at: 3); b[4] = 0x2d; put(Int(tmv.tm_mon) + 1, at: 6); b[7] = 0x2d; put(Int(tmv.tm_mday), at: 9)
+        b[10] = 0x54; put(Int(tmv.tm_hour), at: 12); b[13] = 0x3a; put(Int(tmv.tm_min), at: 15); b[16] = 0x3a; put(Int(tmv.tm_sec), at: 18)
+        if b.count == 24 { b[19] = 0x2e; put(millis, at: 22) }
+        b[b.count - 1] = 0x5a
         return String(decoding: b, as: UTF8.self)
     }
 

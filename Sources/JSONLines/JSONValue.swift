@@ -19,107 +19,31 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Compact JSON text on one line.
     public func serialized() -> String {
-        var out = ""
-        write(to: &out)
-        return out
+        var w = JSONWriter()
+        write(to: &w)
+        return w.text
     }
 
-    public func write(to out: inout String) {
+    /// Writes the value through `w` (which makes all of Tern's JSON text).
+    public func write(to w: inout JSONWriter) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .number(let v, let digits): out += JSONValue.format(v, digits: digits)
-        case .string(let s): JSONValue.quote(s, into: &out)
+        case .null: w.null()
+        case .bool(let b): w.bool(b)
+        case .int(let i): w.int(i)
+        case .number(let v, let digits): w.number(v, digits: digits)
+        case .string(let s): w.string(s)
         case .array(let items):
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                item.write(to: &out)
-            }
-            out += "]"
+            w.beginArray()
+            for item in items { item.write(to: &w) }
+            w.endArray()
         case .object(let pairs):
-            out += "{"
-            for (i, (k, v)) in pairs.enumerated() {
-                if i > 0 { out += "," }
-                JSONValue.quote(k, into: &out)
-                out += ":"
-                v.write(to: &out)
+            w.beginObject()
+            for (k, v) in pairs {
+                w.key(k)
+                v.write(to: &w)
             }
-            out += "}"
+            w.endObject()
         }
-    }
-
-    static func format(_ v: Double, digits: Int) -> String {
-        guard v.isFinite else { return "null" }
-        if digits <= 0 { return String(Int(v.rounded())) }
-        if let fast = fixedPoint(v, digits: digits) { return fast }
-        var s = String(format: "%.\(digits)f", v)
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-        if s == "-0" { s = "0" }
-        return s
-    }
-
-    /// `String(format: "%.Nf")` with trailing zeros dropped, without Foundation's formatter (a
-    /// drive log writes a few numbers per fix; the formatter was a fifth of the replay's time).
-    /// nil where the scaled value lies within a hair of a rounding boundary or is too large:
-    /// there the formatter decides, so the text is always the formatter's.
-    static func fixedPoint(_ v: Double, digits: Int) -> String? {
-        guard digits <= 9 else { return nil }
-        var p = 1.0
-        for _ in 0..<digits { p *= 10 }
-        let scaled = v * p
-        guard abs(scaled) < 1e15 else { return nil }
-        let r = scaled.rounded(.toNearestOrEven)
-        guard abs(abs(scaled - r) - 0.5) > 1e-7 + abs(scaled) * 1e-14 else { return nil }
-        var n = Int64(r)
-        if n == 0 { return "0" }
-        let negative = n < 0
-        if negative { n = -n }
-        var frac = n % Int64(p), whole = n / Int64(p)
-        var fracDigits = digits
-        while fracDigits > 0 && frac % 10 == 0 { frac /= 10; fracDigits -= 1 }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(24)
-        if whole == 0 { bytes.append(0x30) }
-        while whole > 0 { bytes.append(UInt8(0x30 + whole % 10)); whole /= 10 }
-        if negative { bytes.append(0x2d) }
-        bytes.reverse()
-        if fracDigits > 0 {
-            bytes.append(0x2e)
-            var f = [UInt8](repeating: 0x30, count: fracDigits)
-            for i in stride(from: fracDigits - 1, through: 0, by: -1) { f[i] = UInt8(0x30 + frac % 10); frac /= 10 }
-            bytes += f
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func quote(_ s: String, into out: inout String) {
-        // (most strings need no escape: appended whole, not scalar by scalar)
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5c }) {
-            out += "\""
-            out += s
-            out += "\""
-            return
-        }
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    out += String(format: "\\u%04x", u.value)
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        out += "\""
     }
 }
 

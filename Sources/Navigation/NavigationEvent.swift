@@ -64,52 +64,85 @@ public struct NavigationEvent: Sendable, Equatable {
     /// The event as one JSON line (no newline), with a fixed key order and number precision so
     /// that replays are byte-identical.
     public func jsonLine() -> String {
-        var fields: [(String, JSONValue)] = [("t", .string(FixTime.iso8601(time))), ("event", .string(name))]
-        func opt(_ v: Double?, _ d: Int) -> JSONValue { v.map { .num($0, d) } ?? .null }
+        var w = JSONWriter()
+        write(to: &w)
+        return w.text
+    }
+
+    /// Writes the event's JSON object (no newline) through `w`.
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("t"); w.string(FixTime.iso8601(time))
+        w.key("event"); w.string(name)
         switch kind {
         case let .position(lat, lon, speed, course, road, matched, estimated):
-            fields += [("lat", .num(lat, 6)), ("lon", .num(lon, 6)), ("speed_mps", opt(speed, 2)),
-                       ("course_deg", opt(course, 1)), ("road", road.map { .string($0) } ?? .null),
-                       ("matched", .bool(matched)), ("estimated", .bool(estimated))]
+            w.key("lat"); w.number(lat, digits: 6)
+            w.key("lon"); w.number(lon, digits: 6)
+            w.key("speed_mps"); w.number(speed, digits: 2)
+            w.key("course_deg"); w.number(course, digits: 1)
+            w.key("road"); w.string(road)
+            w.key("matched"); w.bool(matched)
+            w.key("estimated"); w.bool(estimated)
         case let .discarded(reason):
-            fields.append(("reason", .string(reason)))
+            w.key("reason"); w.string(reason)
         case let .routeComputed(reason, d, t, resembles, shape):
-            fields += [("reason", .string(reason)), ("distance_m", .num(d, 1)), ("duration_s", .num(t, 1)),
-                       ("resembles_previous", resembles.map { .bool($0) } ?? .null), ("shape", .string(shape))]
+            w.key("reason"); w.string(reason)
+            w.key("distance_m"); w.number(d, digits: 1)
+            w.key("duration_s"); w.number(t, digits: 1)
+            w.key("resembles_previous"); if let resembles { w.bool(resembles) } else { w.null() }
+            w.key("shape"); w.string(shape)
         case let .progress(p):
-            fields += p.jsonFields
+            p.writeFields(to: &w)
         case let .offRoute(d, reason):
-            fields += [("distance_m", .num(d, 1)), ("reason", .string(reason))]
+            w.key("distance_m"); w.number(d, digits: 1)
+            w.key("reason"); w.string(reason)
         case let .rerouteStarted(from):
-            fields.append(("from", .array([.num(from.latitude, 6), .num(from.longitude, 6)])))
+            w.key("from"); w.beginArray(); w.number(from.latitude, digits: 6); w.number(from.longitude, digits: 6); w.endArray()
         case let .rerouted(d, t):
-            fields += [("distance_m", .num(d, 1)), ("duration_s", .num(t, 1))]
+            w.key("distance_m"); w.number(d, digits: 1)
+            w.key("duration_s"); w.number(t, digits: 1)
         case let .rerouteFailed(error):
-            fields.append(("error", .string(error)))
+            w.key("error"); w.string(error)
         case let .prompt(text, locale, kind, maneuver):
-            fields += [("text", .string(text)), ("locale", .string(locale)), ("kind", .string(kind)), ("maneuver", .string(maneuver))]
+            w.key("text"); w.string(text)
+            w.key("locale"); w.string(locale)
+            w.key("kind"); w.string(kind)
+            w.key("maneuver"); w.string(maneuver)
         case let .waypointArrived(index, name, continues):
-            fields += [("index", .int(index)), ("name", .string(name)), ("continues", .bool(continues))]
+            w.key("index"); w.int(index)
+            w.key("name"); w.string(name)
+            w.key("continues"); w.bool(continues)
         case let .arrived(index, name):
-            fields += [("index", .int(index)), ("name", .string(name))]
+            w.key("index"); w.int(index)
+            w.key("name"); w.string(name)
         case let .speeding(percent, limit):
-            fields += [("percent_over", .num(percent, 1)), ("limit_kmh", .num(limit, 0))]
+            w.key("percent_over"); w.number(percent, digits: 1)
+            w.key("limit_kmh"); w.number(limit, digits: 0)
         case let .roadName(name):
-            fields.append(("name", .string(name)))
+            w.key("name"); w.string(name)
         case let .gpsLost(since), let .gpsRecovered(since):
-            fields.append(("since", .string(FixTime.iso8601(since))))
+            w.key("since"); w.string(FixTime.iso8601(since))
         case let .lighting(mode):
-            fields.append(("mode", .string(mode)))
+            w.key("mode"); w.string(mode)
         case let .delayCategory(category, delay):
-            fields += [("category", .string(category)), ("delay_s", .num(delay, 0))]
+            w.key("category"); w.string(category)
+            w.key("delay_s"); w.number(delay, digits: 0)
         case let .trafficReroute(saved, previous, duration, resembles, alternatives):
-            fields += [("saved_s", .num(saved, 0)), ("previous_s", opt(previous, 0)), ("duration_s", .num(duration, 0)),
-                       ("resembles_previous", resembles.map { .bool($0) } ?? .null),
-                       ("alternatives", .array(alternatives.map {
-                           .object([("duration_s", .num($0.durationSeconds, 0)), ("distance_m", .num($0.distanceMeters, 0)),
-                                    ("resembles_previous", .bool($0.resemblesPrevious))])
-                       }))]
+            w.key("saved_s"); w.number(saved, digits: 0)
+            w.key("previous_s"); w.number(previous, digits: 0)
+            w.key("duration_s"); w.number(duration, digits: 0)
+            w.key("resembles_previous"); if let resembles { w.bool(resembles) } else { w.null() }
+            w.key("alternatives")
+            w.beginArray()
+            for a in alternatives {
+                w.beginObject()
+                w.key("duration_s"); w.number(a.durationSeconds, digits: 0)
+                w.key("distance_m"); w.number(a.distanceMeters, digits: 0)
+                w.key("resembles_previous"); w.bool(a.resemblesPrevious)
+                w.endObject()
+            }
+            w.endArray()
         }
-        return JSONValue.object(fields).serialized()
+        w.endObject()
     }
 }

@@ -23,15 +23,24 @@ public struct RouteProgress: Sendable, Equatable {
     /// Distance from the car to the route line, metres.
     public var distanceFromRouteMeters: Double
 
-    var jsonFields: [(String, JSONValue)] {
-        [("leg", .int(legIndex)), ("step", .int(stepIndex)),
-         ("remaining_m", .num(remainingMeters, 0)), ("remaining_s", .num(remainingSeconds, 0)),
-         ("leg_remaining_m", .num(legRemainingMeters, 0)), ("leg_remaining_s", .num(legRemainingSeconds, 0)),
-         ("step_remaining_m", .num(stepRemainingMeters, 0)), ("step_remaining_s", .num(stepRemainingSeconds, 0)),
-         ("next", .string(nextManeuver.map(\.osrmTurn) ?? "")), ("instruction", .string(nextInstruction)),
-         ("distance_to_next_m", .num(distanceToNextMeters, 0))]
-            // the lanes at the next maneuver, where the map has them (a display draws them)
-            + (nextManeuver.map { $0.lanes.isEmpty ? [] : [("lanes", Lane.json($0.lanes))] } ?? [])
+    /// Its fields of a `progress` event, in order.
+    func writeFields(to w: inout JSONWriter) {
+        w.key("leg"); w.int(legIndex)
+        w.key("step"); w.int(stepIndex)
+        w.key("remaining_m"); w.number(remainingMeters, digits: 0)
+        w.key("remaining_s"); w.number(remainingSeconds, digits: 0)
+        w.key("leg_remaining_m"); w.number(legRemainingMeters, digits: 0)
+        w.key("leg_remaining_s"); w.number(legRemainingSeconds, digits: 0)
+        w.key("step_remaining_m"); w.number(stepRemainingMeters, digits: 0)
+        w.key("step_remaining_s"); w.number(stepRemainingSeconds, digits: 0)
+        w.key("next"); w.string(nextManeuver.map(\.osrmTurn) ?? "")
+        w.key("instruction"); w.string(nextInstruction)
+        w.key("distance_to_next_m"); w.number(distanceToNextMeters, digits: 0)
+        // the lanes at the next maneuver, where the map has them (a display draws them)
+        if let lanes = nextManeuver?.lanes, !lanes.isEmpty {
+            w.key("lanes")
+            w.value(Lane.json(lanes))
+        }
     }
 }
 

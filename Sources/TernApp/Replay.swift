@@ -58,8 +58,9 @@ enum Replay {
 
     static func run(_ o: ReplayOptions) async throws -> ReplayResult {
         let started = Date()
-        // (parsed once: the epochs, with outages, for --direct; the fixes among them for pacing gpsfake)
-        let (epochs, stats) = try NMEAFile.epochs(path: o.log)
+        // (read once: the epochs, with outages, and the sentences for --direct; the fixes among
+        // them for pacing gpsfake)
+        let (epochs, stats, sentences) = try NMEAFile.load(path: o.log)
         let fixes = epochs.filter(\.isUsable)
         guard let firstFix = fixes.first, let lastFix = fixes.last else {
             throw CommandError("\(o.log): no usable fix in \(stats.lines) lines (\(stats.badChecksum) bad checksums, \(stats.malformed) malformed)")
@@ -118,13 +119,13 @@ enum Replay {
         pipeline.go(to: o.waypoints, time: firstFix.time)
 
         if o.direct {
-            for line in try NMEAFile.lines(path: o.log) where line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
+            for line in sentences where line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
             for f in epochs {
                 pipeline.handle(f.isUsable ? .fix(f) : .noFix(time: f.time))
                 if pipeline.isArrived { break }
             }
         } else {
-            try await throughGpsd(o, fixes: fixes, stats: stats, pipeline: pipeline, lastFixTime: lastFix.time, workDirectory: recorder.folder)
+            try await throughGpsd(o, fixes: fixes, sentences: sentences, stats: stats, pipeline: pipeline, lastFixTime: lastFix.time, workDirectory: recorder.folder)
         }
         speech?.waitUntilIdle(timeout: 60)
         speech?.shutdown()
@@ -140,9 +141,9 @@ enum Replay {
     }
 
     /// gpsfake replays a paced copy of the log into its own gpsd; the client reads it back.
-    private static func throughGpsd(_ o: ReplayOptions, fixes: [GPSFix], stats: NMEAStats, pipeline: DrivePipeline,
-                                    lastFixTime: Double, workDirectory: String) async throws {
-        let lines = try NMEAFile.lines(path: o.log).filter { $0.hasPrefix("$") || $0.hasPrefix("!") }
+    private static func throughGpsd(_ o: ReplayOptions, fixes: [GPSFix], sentences: [String], stats: NMEAStats,
+                                    pipeline: DrivePipeline, lastFixTime: Double, workDirectory: String) async throws {
+        let lines = sentences.filter { $0.hasPrefix("$") || $0.hasPrefix("!") }
         let epochs = max(1, fixes.count)
         let perEpoch = max(1.0, Double(lines.count) / Double(epochs))
         let epochSeconds = fixes.count > 1 ? max(0.05, (lastFixTime - fixes[0].time) / Double(fixes.count - 1)) : 1

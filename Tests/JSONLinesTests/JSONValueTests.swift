@@ -47,4 +47,31 @@ import Testing
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
+
+    /// The drive log writes its lines field by field into one buffer: commas only between the
+    /// members of a container, none after a key, none across a line's end.
+    @Test func aWriterPutsCommasOnlyBetweenMembers() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("a"); w.beginArray(); w.int(1); w.beginObject(); w.key("x"); w.null(); w.endObject(); w.beginArray(); w.endArray(); w.endArray()
+        w.key("b"); w.number(nil, digits: 1)
+        w.key("c"); w.string(nil)
+        w.endObject()
+        w.newline()
+        w.beginObject(); w.key("d"); w.bool(false); w.endObject()
+        w.newline()
+        #expect(w.text == "{\"a\":[1,{\"x\":null},[]],\"b\":null,\"c\":null}\n{\"d\":false}\n")
+        let nested = JSONValue.object([("o", .object([("p", .array([.int(-1), .object([])]))])), ("q", .string(""))])
+        #expect(nested.serialized() == #"{"o":{"p":[-1,{}]},"q":""}"#)
+    }
+
+    /// Numbers that do not fit a machine integer are written as the formatter writes them, never
+    /// converted (a conversion traps: a speed of 1e19 knots crashed a replay, issue #29).
+    @Test func hugeNumbersAreWrittenNotTrapped() {
+        #expect(JSONValue.num(1e20, 0).serialized() == "100000000000000000000")
+        #expect(JSONValue.num(-1e300, 0).serialized().hasPrefix("-1000000000"))
+        #expect(JSONValue.num(2.5e15, 2).serialized() == "2500000000000000")
+        #expect(JSONValue.num(-0.4, 0).serialized() == "0")
+        #expect(JSONValue.int(Int.min).serialized() == String(Int.min))
+    }
 }
