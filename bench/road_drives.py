@@ -223,6 +223,8 @@ for name in a.extracts.split(","):
             cmd += ["--via", fmt(v)]
         # (a drive folder kept from an earlier run would hold that run's log too)
         shutil.rmtree(base, ignore_errors=True)
+        if a.keep:  # (the command, to replay one drive again by hand)
+            open(base + ".cmd", "w").write(" ".join(cmd) + "\n")
         subprocess.run(cmd, capture_output=True)
         events = open(glob.glob(base + "/*/events.jsonl")[0]).read()
         truth = [json.loads(l) for l in open(base + ".truth")]

@@ -12,7 +12,7 @@ extension Navigator {
         let previous = guidance?.route.route
         var resembles: Bool?
         if let old = previous, let mapBased = routeResemblance(old, route.route) { resembles = mapBased }
-        guidance = Guidance(route: route, config: config)
+        guidance = Guidance(route: route, config: config, plannedAt: req.time)
         guidance?.mayStartOtherWay = req.headingDegrees == nil && req.reason == .start
         state = .tracking
         traffic.routeTaken(reason: req.reason, time: time)

@@ -10,7 +10,7 @@ extension Navigator {
     /// traffic, and a switch to a route taking at most `fasterRouteRatio` of that time (or any
     /// route, when the current one is closed).
     mutating func onTraffic(route: NavigationRoute?, current: Double?, free: Double, alternatives: [RouteAlternative], time: Double,
-                                    _ out: inout [NavigatorEffect]) {
+                                    plannedAt: Double, _ out: inout [NavigatorEffect]) {
         // the current route's time left on the same terms as the new route's: the route's own
         // time from here (turn costs included, the road under the car only from the car on) plus
         // what the traffic adds to the roads ahead. (The roads ahead timed whole against a route
@@ -30,7 +30,7 @@ extension Navigator {
         guard faster else { return }
         var resembles: Bool?
         if let old = guidance?.route.route { resembles = routeResemblance(old, r.route) }
-        guidance = Guidance(route: r, config: config)
+        guidance = Guidance(route: r, config: config, plannedAt: plannedAt)
         state = .tracking
         traffic.routeTaken(reason: .traffic, time: time)
         out.append(.emit(NavigationEvent(time: time, .routeComputed(

@@ -28,8 +28,8 @@ public struct Navigator: Sendable {
         /// The last position tracked was an estimate (no fix).
         var onEstimate = false
 
-        init(route: NavigationRoute, config: NavigatorConfig) {
-            tracker = RouteProgressTracker(route: route)
+        init(route: NavigationRoute, config: NavigatorConfig, plannedAt: Double?) {
+            tracker = RouteProgressTracker(route: route, plannedAt: plannedAt)
             offRoute = OffRouteMonitor(config: config)
         }
 
@@ -163,7 +163,7 @@ public struct Navigator: Sendable {
         case let .trafficAnswer(id, route, current, free, time, alternatives):
             guard let req = pending, req.id == id else { break }
             pending = nil
-            onTraffic(route: route, current: current, free: free, alternatives: alternatives, time: time, &out)
+            onTraffic(route: route, current: current, free: free, alternatives: alternatives, time: time, plannedAt: req.time, &out)
         case let .reroute(time):
             guard let g = guidance, pending == nil, let p = lastPosition, state == .offRoute || state == .tracking else { break }
             startReroute(g, from: p, time: time, automatic: false, &out)

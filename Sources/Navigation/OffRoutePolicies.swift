@@ -20,7 +20,7 @@ extension OffRoutePolicy {
 
 /// Tern's anchors (DESIGN.md, docs/architecture.md):
 /// - farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a wrong turn
-///   starts, on 3 fixes (2 near a maneuver or with the course over 60° off), where the car has
+///   starts (when the car's own movement takes it there), on 3 fixes (2 near a maneuver or with the course over 60° off), where the car has
 ///   driven that far since it was on the route's line;
 /// - beyond max(12 m, accuracy) with the course more than 60° off the route's, on 2 fixes; or
 ///   standing beyond max(10 m, accuracy) on another road, having last driven more than 60° off
@@ -41,7 +41,11 @@ struct TernOffRouteRule: OffRouteRule {
         let couldBeThere = reach.acrossLine
         // (beyond the limit, multipath is rare, but not at a crawl: a standing car is not judged
         // by it, nor one that has not driven as far as the position lies from the line)
-        if d > max(nearManeuver ? limit / 2 : limit, 2 * acc), s.speed >= 0.5, reach.alongPath {
+        // (halved near a maneuver for a wrong turn there, which the car's own movement shows:
+        // a multipath burst of 25–35 m through a loop or a bend, while the Doppler course
+        // followed the route, is not one; the road drive set: heidelberg-46, monaco-39)
+        let wrongTurnThere = nearManeuver && reach.acrossLine
+        if d > max(wrongTurnThere ? limit / 2 : limit, 2 * acc), s.speed >= 0.5, reach.alongPath {
             return OffRouteJudgement(reason: .distance, needed: nearManeuver || (s.moving && s.courseOff > 60) ? 2 : distanceFixes)
         }
         // (the course is the car's own: the distance only tells a bend's course noise from a car

@@ -25,8 +25,15 @@ struct RouteProgressTracker: Sendable {
     let edges: [DirectedEdge]
     let edgeKeys: Set<UInt32>
 
-    init(route: NavigationRoute) {
+    /// `plannedAt`: the time of the position the route was planned from. The car was at the
+    /// route's start then, so its first place is looked for near the start, as far along as it
+    /// can have driven since, not on a later pass that comes back near it (a road up a hairpin
+    /// bend, a loop round a block: on the road drive set, the first fix after a reroute was put
+    /// 915 m along, 1 m from a pass that came back, and a false "distance" off-route followed).
+    /// nil: anywhere along the leg.
+    init(route: NavigationRoute, plannedAt: Double?) {
         self.route = route
+        lastTrackTime = plannedAt
         legRoads = route.route.legs.map { Set($0.edges.map(\.edge)) }
         edges = route.route.legs.flatMap(\.edges)
         edgeKeys = Set(edges.map(\.raw))

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import MapCompiler
 import MapData
+import Positioning
 @testable import Navigation
 import Routing
 import TestSupport
@@ -25,5 +26,43 @@ import Testing
         let between = Coordinate(latitude: s["x"]!.latitude + (s["y"]!.latitude - s["x"]!.latitude) / 7, longitude: s["x"]!.longitude)
         let stay = RouteTracker.locate(between, on: leg, hint: atX.segment, courseDegrees: 90, from: atX.alongMeters, reach: 30)
         #expect(abs(stay.alongMeters - atX.alongMeters) < 15)
+    }
+
+    /// A new route that comes back near where it starts (a hairpin road, a loop round a block)
+    /// is followed from its start: the car was there when it was planned. Looked for anywhere
+    /// along the leg, the first fix after a reroute on the road drive set was put 915 m along,
+    /// 1 m from a pass that came back across the road, and a false "distance" off-route followed
+    /// (andorra-20).
+    @Test func aNewRouteIsFollowedFromItsStartWhereItComesBackNearIt() throws {
+        // north from a, round the block b-c-d, and back west along d-e, which crosses the road
+        // s-a-b 4 m south of a without a junction (a bridge)
+        var sm = ScenarioMap(ascii: """
+                b . . . c
+                .       .
+                a       .
+            e . . . . . . d
+                s
+            """, columnMeters: 10, rowMeters: 4, origin: Coordinate(latitude: 48.5, longitude: 9.0))
+        sm.ways = [.init("sab", [("highway", "residential"), ("name", "Up Street")]),
+                   .init("bcd", [("highway", "residential"), ("name", "Round")]),
+                   .init("de", [("highway", "residential"), ("name", "Back Bridge"), ("bridge", "yes"), ("layer", "1")])]
+        let m = try TestMaps.scenario(sm)
+        let a = sm["a"]!
+        let route = try Router(map: m).route([a, sm["e"]!])
+        let leg = route.legs[0]
+        #expect(leg.distanceMeters > 80, "the route should go round the block: \(leg.distanceMeters) m")
+        // the first fix, a second after the route was planned: 3 m behind the start and 6 m to
+        // the east (the receiver's bias), heading north, 1 m from the pass coming back
+        let ruler = CheapRuler(latitude: a.latitude)
+        let fix = Coordinate(latitude: a.latitude - 3 / ruler.ky, longitude: a.longitude + 6 / ruler.kx)
+        let p = FilteredPosition(time: 101, coordinate: fix, speedMetersPerSecond: 3, courseDegrees: 0, accuracyMeters: 5)
+        let nav = NavigationRoute(route: route, maneuvers: [[]])
+        var planned = RouteProgressTracker(route: nav, plannedAt: 100)
+        let fromStart = planned.locate(p, resync: false, offRouteMeters: 50).position
+        #expect(fromStart.alongMeters < 10, "placed \(fromStart.alongMeters) m along, \(fromStart.distanceMeters) m from the route")
+        // (the other pass is there to be taken: looked for anywhere, it is)
+        var anywhere = RouteProgressTracker(route: nav, plannedAt: nil)
+        let other = anywhere.locate(p, resync: false, offRouteMeters: 50).position
+        #expect(other.alongMeters > 60, "placed \(other.alongMeters) m along")
     }
 }
