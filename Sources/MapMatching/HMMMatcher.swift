@@ -221,11 +221,12 @@ public struct HMMMatcher {
                 let d = DirectedEdge(edge: s.edge, reversed: reversed)
                 let bearing = reversed ? Angle.normalized(s.bearingDegrees + 180) : s.bearingDegrees
                 var e = -0.5 * (s.distanceMeters / sigma) * (s.distanceMeters / sigma)
-                if let course = p.courseDegrees, (p.speedMetersPerSecond ?? 0) > 2 {
+                if let course = p.courseDegrees, let v = p.speedMetersPerSecond, v > 1 {
                     let off = abs(Angle.difference(from: bearing, to: course))
                     // moving briskly against the road's direction: not a state worth keeping
-                    if off > options.oppositeDegrees, (p.speedMetersPerSecond ?? 0) > options.oppositeSpeed { continue }
-                    let diff = off / options.courseSigmaDegrees
+                    if off > options.oppositeDegrees, v > options.oppositeSpeed { continue }
+                    // (at a crawl the course counts less, its noise growing as the speed falls)
+                    let diff = off / (options.courseSigmaDegrees * max(1, 2 / v))
                     e -= 0.5 * diff * diff
                 }
                 if let r = route, r.contains(d.raw) { e += options.routeBonus }

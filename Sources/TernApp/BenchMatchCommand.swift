@@ -58,6 +58,7 @@ enum BenchMatchCommand {
             if road { options.useRoadModel() }
             let drive = DriveSimulator(map: map, options: options).simulate(route)
             used += 1
+            if ProcessInfo.processInfo.environment["TERN_DEBUG_MATCH"] != nil { printError("drive \(k) (query \(q.0))") }
             let outcomes = evaluate(drive, map: map, routes: routes, free: free, into: &totals)
             let (cold, warm) = bestTime(drive, map: map, routes: routes, free: free, passes: passes)
             totals.coldDriveNanos += cold

@@ -100,6 +100,54 @@ import Testing
         decided += matcher.finish().map(\.index)
         #expect(decided == Array(0..<pushed))
     }
+
+    /// A car that turns sharply off the route into a street leaving at 20° back beside it and
+    /// crawls along it at 1.5 m/s, its fixes 4 m towards the route's road: the course, weighed
+    /// less at a crawl but still weighed, tells the street from the road the route goes on along
+    /// (on the road drive set a car crawling 50 m into Avenue Saint-Michel stayed matched to
+    /// Boulevard Princesse Charlotte, on the route, until 9 m from it: monaco).
+    @Test func aCrawlIntoASharpForkIsMatchedToTheStreetByItsCourse() throws {
+        var s = ScenarioMap(ascii: "a . . . . . . b . . d", gridMeters: 20, origin: Coordinate(latitude: 43.73, longitude: 7.42))
+        let b = s["b"]!
+        // Back Street leaves b 20° north of the way back west, 120 m long
+        s.setNode("c", b.moved(meters: 120, bearingDegrees: 270 + 20))
+        s.ways = [.init("abd", [("highway", "primary"), ("name", "Main Road")]),
+                  .init("bc", [("highway", "primary"), ("name", "Back Street")])]
+        let m = try TestMaps.scenario(s)
+        let a = s["a"]!, d = s["d"]!
+        let route = Set(try Router(map: m).route([a, d]).legs.flatMap(\.edges).map(\.raw))
+        var fixes = [GPSFix]()
+        var t = 1_718_445_600.0
+        // 10 m/s along Main Road to b
+        for k in 0..<11 {
+            let at = b.moved(meters: Double(11 - k) * 10, bearingDegrees: 270)
+            fixes.append(GPSFix(time: t, coordinate: at, mode: .threeD, speedMetersPerSecond: 10, courseDegrees: 90, horizontalErrorMeters: 5))
+            t += 1
+        }
+        let street = 270.0 + 20
+        for k in 1...40 {
+            // 4 m to the south, towards Main Road
+            let at = b.moved(meters: Double(k) * 1.5, bearingDegrees: street).moved(meters: 4, bearingDegrees: 180)
+            fixes.append(GPSFix(time: t, coordinate: at, mode: .threeD, speedMetersPerSecond: 1.5, courseDegrees: street, horizontalErrorMeters: 5))
+            t += 1
+        }
+        var filter = PositionFilter()
+        var matcher = HMMMatcher(map: m)
+        var pushed = [(index: Int, alongStreet: Double)]()
+        var decided = [Int: String]()
+        for f in fixes {
+            guard case .success(let p) = filter.accept(f) else { continue }
+            _ = matcher.push(p, route: route)
+            pushed.append((pushed.count, f.coordinate.distance(to: b)))
+            for (i, mp) in matcher.takeDecisions() { decided[i] = mp.roadName }
+        }
+        for (i, mp) in matcher.finish() { decided[i] = mp.roadName }
+        // from 20 m into the street, where it is 7 m from Main Road
+        let intoStreet = pushed.suffix(40).filter { $0.alongStreet > 20 }.map(\.index)
+        #expect(intoStreet.count > 20)
+        let wrong = intoStreet.filter { decided[$0] != "Back Street" }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(intoStreet.count) fixes matched to \(Set(wrong.compactMap { decided[$0] }))")
+    }
 }
 
 /// The matcher's copied-roads search answers like the map's own nearest-edge search.
