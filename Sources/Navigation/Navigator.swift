@@ -253,8 +253,13 @@ public struct Navigator: Sendable {
             bias.observe(signedMeters: pos.signedMeters, bearingDegrees: pos.bearingDegrees)
         }
         // driving back along a road the leg takes again later in this direction: the car turned
-        // round sooner than the route, and goes on from the later pass
-        if judged?.reason == .backtracking,
+        // round sooner than the route, and goes on from the later pass; or, heading off the
+        // route's way, it is on such a road already: it cut short a loop the route makes (a new
+        // route starting the other way round a block, back past the car; a route out and back
+        // along a street that the car turned round on before the route's start). The rest of the
+        // leg from there is still the way to its end: not a departure (issue #24, the road drive
+        // set: heidelberg-37 and heidelberg-45, 'course' off-routes with the car on the route)
+        if judged?.reason == .backtracking || judged?.reason == .course,
            let later = g.tracker.moveToLaterPass(p, withinMeters: max(config.backtrackLaterPassMeters, p.accuracyMeters)) {
             pos = later
             judged = nil

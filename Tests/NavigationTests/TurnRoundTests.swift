@@ -42,6 +42,30 @@ import Testing
         #expect(h.navigator.state == .arrived)
     }
 
+    /// Heading into the dead end when the route is asked for: it goes on to the end, turns there
+    /// and comes back past the car. The driver turns round at once, at x, 10 m from where the route
+    /// starts, and drives the way the route comes back: the car is on the route's later pass,
+    /// in its direction, not off the route. (It is too soon for backtracking, which needs the
+    /// car 15 m back along the route, and the course rule had it leave: heidelberg-37 of the
+    /// road drive set; heidelberg-45 is the same with a loop round a block.)
+    @Test func turningRoundAtTheStartOfARouteThatComesBackIsNoOffRoute() throws {
+        let (s, m) = try Self.deadEnd()
+        let fixes = try simulate(m, [s["a"]!, s["x"]!, s["c"]!])
+        let x = s["x"]!
+        // the destination given heading south, 10 m before x
+        guard let k = fixes.firstIndex(where: { $0.coordinate.distance(to: x) < 10 && ($0.courseDegrees ?? 0) > 90 }) else {
+            Issue.record("the drive never came near x")
+            return
+        }
+        var h = Harness(map: m)
+        h.drive(Array(fixes.prefix(k)))
+        h.apply(.setDestination([s["c"]!], time: fixes[k].time))
+        h.drive(Array(fixes.dropFirst(k)))
+        #expect(h.named("offRoute").isEmpty, "\(h.named("offRoute").map { $0.jsonLine() })")
+        #expect(h.named("routeComputed").count == 1)
+        #expect(h.navigator.state == .arrived)
+    }
+
     /// A via point at c on Main Street, the destination back at a. The route drives on through
     /// the via (OSRM's continue_straight) and round the block; the driver stops at c and turns
     /// round there, as at a drop-off. That is planned again quietly, as a standing start is: no
