@@ -45,7 +45,7 @@ extension Navigator {
             guidance = g
             return true
         }
-        g.startNextLeg()
+        g.startNextLeg(at: p.time)
         // (the next leg starts here, whichever way the car came)
         if state == .offRoute {
             state = .tracking

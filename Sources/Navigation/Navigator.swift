@@ -36,9 +36,9 @@ public struct Navigator: Sendable {
         var route: NavigationRoute { tracker.route }
         var legIndex: Int { tracker.legIndex }
 
-        /// On to the next leg, from its start.
-        mutating func startNextLeg() {
-            tracker.startNextLeg()
+        /// On to the next leg, from its start (where the car was at `time`; nil: not known).
+        mutating func startNextLeg(at time: Double?) {
+            tracker.startNextLeg(at: time)
             planner.startNextLeg()
             offRoute.startNextLeg()
             mayStartOtherWay = true
@@ -169,7 +169,8 @@ public struct Navigator: Sendable {
             startReroute(g, from: p, time: time, automatic: false, &out)
         case .continueRoute:
             guard state == .atWaypoint, var g = guidance else { break }
-            g.startNextLeg()
+            // (the car may have moved while it waited: looked for anywhere along the leg)
+            g.startNextLeg(at: nil)
             guidance = g
             state = .tracking
             if let p = lastPosition { track(p, &out) }

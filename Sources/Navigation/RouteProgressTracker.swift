@@ -43,12 +43,17 @@ struct RouteProgressTracker: Sendable {
     var maneuvers: [Maneuver] { route.maneuvers[legIndex] }
     var isLastLeg: Bool { legIndex == route.route.legs.count - 1 }
 
-    /// On to the next leg, from its start.
-    mutating func startNextLeg() {
+    /// On to the next leg, from its start. `at`: the time the car was there (it arrived at the
+    /// waypoint the leg starts from), so that its place is looked for near the start, as for a new
+    /// route (`init`); a leg that comes back past the waypoint later (out and back along a
+    /// street, the other carriageway) had the car placed on that later pass, 8 m off, and a false
+    /// 'backtracking' off-route followed as it drove on (monaco-23 of the road drive set). nil:
+    /// anywhere along the leg (the car may have moved since, as after `continue`).
+    mutating func startNextLeg(at time: Double?) {
         legIndex += 1
         segment = 0
         alongMeters = 0
-        lastTrackTime = nil
+        lastTrackTime = time
         lastReported = nil
     }
 

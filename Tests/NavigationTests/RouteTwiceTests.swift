@@ -65,4 +65,29 @@ import Testing
         let other = anywhere.locate(p, resync: false, offRouteMeters: 50).position
         #expect(other.alongMeters > 60, "placed \(other.alongMeters) m along")
     }
+
+    /// A via point on one carriageway, and the next leg coming back past it on the other, 8 m
+    /// away: a car standing at the via, its fixes 5 m towards the other carriageway and without a
+    /// course, is at the new leg's start, not on the pass that comes back. Placed there, it was
+    /// taken for driving back along the route as it drove on, and a false 'backtracking'
+    /// off-route followed (monaco-23 of the road drive set).
+    @Test func aLegFromAViaIsFollowedFromTheVia() throws {
+        // Ring North a-x-b eastbound, Ring South d-y-c westbound 8 m below it
+        let (s, m) = try ArrivalTests.ring(carriagewaysApart: 8)
+        let x = s["x"]!
+        let route = try Router(map: m).route([s["a"]!, x, s["c"]!])
+        #expect(route.legs.count == 2)
+        let nav = NavigationRoute(route: route, maneuvers: [[], []])
+        let p = FilteredPosition(time: 120, coordinate: x.moved(meters: 5, bearingDegrees: 180), speedMetersPerSecond: 0,
+                                 courseDegrees: nil, accuracyMeters: 5)
+        var arrived = RouteProgressTracker(route: nav, plannedAt: 0)
+        arrived.startNextLeg(at: 119)
+        let fromStart = arrived.locate(p, resync: false, offRouteMeters: 50).position
+        #expect(fromStart.alongMeters < 10, "placed \(fromStart.alongMeters) m along the leg, \(fromStart.distanceMeters) m off")
+        // (the other pass is there to be taken: looked for anywhere, it is)
+        var anywhere = RouteProgressTracker(route: nav, plannedAt: 0)
+        anywhere.startNextLeg(at: nil)
+        let other = anywhere.locate(p, resync: false, offRouteMeters: 50).position
+        #expect(other.alongMeters > 150, "placed \(other.alongMeters) m along")
+    }
 }
