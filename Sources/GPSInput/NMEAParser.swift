@@ -61,7 +61,7 @@ public struct NMEAParser: Sendable {
         case .missing: stats.missingChecksum += 1
         case .good: break
         }
-        let type = fields[0].count >= 5 ? String(fields[0].suffix(3)) : ""
+        let type = fields[0].utf8.count >= 5 ? String(NMEAParser.part(fields[0], fields[0].utf8.count - 3)) : ""
         guard fields[0].first != "P" else { stats.ignored += 1; return nil }
         var out: GPSFix?
         switch type {
@@ -77,16 +77,16 @@ public struct NMEAParser: Sendable {
             if !apply(type, fields) { stats.malformed += 1 }
         case "GSA":
             if fields.count > 2, let m = Int(fields[2]) { epoch.gsaMode = m }
-            if fields.count > 16, let h = Double(fields[16]) { epoch.hdop = epoch.hdop ?? h }
+            if fields.count > 16, let h = NMEAParser.number(fields[16]) { epoch.hdop = epoch.hdop ?? h }
         case "GST":
             if fields.count > 7 {
-                epoch.latSigma = Double(fields[6])
-                epoch.lonSigma = Double(fields[7])
+                epoch.latSigma = NMEAParser.number(fields[6])
+                epoch.lonSigma = NMEAParser.number(fields[7])
             }
         case "VTG":
             if fields.count > 7 {
-                if let c = Double(fields[1]) { epoch.course = epoch.course ?? c }
-                if let kmh = Double(fields[7]) { epoch.speed = epoch.speed ?? kmh / 3.6 }
+                if let c = NMEAParser.number(fields[1]) { epoch.course = epoch.course ?? c }
+                if let kmh = NMEAParser.number(fields[7]) { epoch.speed = epoch.speed ?? kmh / 3.6 }
             }
         case "ZDA":
             if fields.count > 4, let d = Int(fields[2]), let m = Int(fields[3]), let y = Int(fields[4]) {
@@ -108,9 +108,9 @@ public struct NMEAParser: Sendable {
             guard f.count >= 10 else { return false }
             epoch.valid = f[2] == "A"
             if let c = NMEAParser.coordinate(f[3], f[4], f[5], f[6]) { epoch.coordinate = c }
-            if let kn = Double(f[7]) { epoch.speed = kn * Speed.metersPerSecondPerKnot }
-            if let c = Double(f[8]) { epoch.course = c }
-            if f[9].count == 6, let d = Int(f[9].prefix(2)), let m = Int(f[9].dropFirst(2).prefix(2)), let y = Int(f[9].suffix(2)) {
+            if let kn = NMEAParser.number(f[7]) { epoch.speed = kn * Speed.metersPerSecondPerKnot }
+            if let c = NMEAParser.number(f[8]) { epoch.course = c }
+            if f[9].utf8.count == 6, let d = Int(NMEAParser.part(f[9], 0, 2)), let m = Int(NMEAParser.part(f[9], 2, 4)), let y = Int(NMEAParser.part(f[9], 4)) {
                 date = (y < 80 ? 2000 + y : 1900 + y, m, d)
                 epoch.dateSeen = true
             }
@@ -124,8 +124,8 @@ public struct NMEAParser: Sendable {
             // The later sentence of an epoch wins, as in gpsd (RMC and GGA may differ in the last digit).
             if q > 0, let c = NMEAParser.coordinate(f[2], f[3], f[4], f[5]) { epoch.coordinate = c }
             epoch.satellites = Int(f[7])
-            if let h = Double(f[8]) { epoch.hdop = h }
-            if q > 0, let a = Double(f[9]) { epoch.altitude = a }
+            if let h = NMEAParser.number(f[8]) { epoch.hdop = h }
+            if q > 0, let a = NMEAParser.number(f[9]) { epoch.altitude = a }
         case "GLL":
             guard f.count >= 7 else { return false }
             if f[6] == "A", let c = NMEAParser.coordinate(f[1], f[2], f[3], f[4]) { epoch.coordinate = c; epoch.valid = epoch.valid ?? true }
@@ -136,8 +136,8 @@ public struct NMEAParser: Sendable {
             epoch.quality = ok ? 1 : 0
             if ok, let c = NMEAParser.coordinate(f[2], f[3], f[4], f[5]) { epoch.coordinate = c }
             epoch.satellites = Int(f[7])
-            if let h = Double(f[8]) { epoch.hdop = h }
-            if ok, let a = Double(f[9]) { epoch.altitude = a }
+            if let h = NMEAParser.number(f[8]) { epoch.hdop = h }
+            if ok, let a = NMEAParser.number(f[9]) { epoch.altitude = a }
         default: break
         }
         return true
@@ -224,136 +224,11 @@ public struct NMEAParser: Sendable {
         return (fields, checksum)
     }
 
-    /// The value of a hexadecimal digit (either case), nil for any other byte.
-    static func hexDigit(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: return b - 0x30
-        case 0x41...0x46: return b - 0x41 + 10
-        case 0x61...0x66: return b - 0x61 + 10
-        default: return nil
-        }
-    }
-
-    static func timeOfDay(_ f: Substring) -> Double? {
-        guard f.count >= 6, let h = Int(f.prefix(2)), let m = Int(f.dropFirst(2).prefix(2)), let s = Double(f.dropFirst(4)),
-              h < 24, m < 60, s < 61 else { return nil }
-        return Double(h * 3600 + m * 60) + s
-    }
-
-    static func coordinate(_ lat: Substring, _ ns: Substring, _ lon: Substring, _ ew: Substring) -> Coordinate? {
-        guard let la = degrees(lat, 2), let lo = degrees(lon, 3) else { return nil }
-        let c = Coordinate(latitude: ns == "S" ? -la : la, longitude: ew == "W" ? -lo : lo)
-        guard (ns == "N" || ns == "S"), (ew == "E" || ew == "W"), c.isValid else { return nil }
-        return c
-    }
-
-    static func degrees(_ f: Substring, _ degDigits: Int) -> Double? {
-        guard f.count > degDigits, let d = Double(f.prefix(degDigits)), let m = Double(f.dropFirst(degDigits)), m < 60 else { return nil }
-        return d + m / 60
-    }
-
     static func nextDay(_ d: (year: Int, month: Int, day: Int)) -> (year: Int, month: Int, day: Int) {
         guard let t = FixTime.utc(year: d.year, month: d.month, day: d.day, hour: 12, minute: 0, second: 0) else { return d }
         var tt = time_t(t + 86_400)
         var tmv = tm()
         gmtime_r(&tt, &tmv)
         return (Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1, Int(tmv.tm_mday))
-    }
-}
-
-/// Reads an NMEA log file into fixes, for offline tools and `replay --direct`.
-public enum NMEAFile {
-    /// All fixes in the file, one per epoch, with what was skipped. Throws only when the file cannot be read.
-    public static func read(path: String) throws -> (fixes: [GPSFix], stats: NMEAStats) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
-        }
-        return parse(data)
-    }
-
-    /// Every epoch with a date and time: fixes, and outages as fixes of mode .noFix; with what was skipped.
-    public static func epochs(path: String) throws -> (epochs: [GPSFix], stats: NMEAStats) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
-        }
-        let (epochs, stats) = parse(data, reportsNoFix: true)
-        return (epochs, stats)
-    }
-
-    public static func parse(_ data: Data, reportsNoFix: Bool = false) -> (fixes: [GPSFix], stats: NMEAStats) {
-        // bytes, not String lines: a log may hold binary frames or invalid UTF-8
-        parse(lines: lineBytes(data), reportsNoFix: reportsNoFix)
-    }
-
-    static func parse(lines: [String], reportsNoFix: Bool) -> (fixes: [GPSFix], stats: NMEAStats) {
-        var parser = NMEAParser()
-        parser.reportsNoFix = reportsNoFix
-        var fixes = [GPSFix]()
-        for line in lines {
-            if let f = parser.feed(line: line) { fixes.append(f) }
-        }
-        if let f = parser.finish() { fixes.append(f) }
-        return (fixes, parser.stats)
-    }
-
-    /// The sentences of a log, one per line, as bytes-to-text (for pacing a replay).
-    public static func lines(path: String) throws -> [String] {
-        sentences(try lineBytes(contentsOf: path))
-    }
-
-    /// A log read once for `replay --direct`, which needs both: its epochs (as `epochs(path:)`)
-    /// and its sentences (as `lines(path:)`), to record as the car records what gpsd hands over.
-    public static func load(path: String) throws -> (epochs: [GPSFix], stats: NMEAStats, sentences: [String]) {
-        let lines = try lineBytes(contentsOf: path)
-        let (epochs, stats) = parse(lines: lines, reportsNoFix: true)
-        return (epochs, stats, sentences(lines))
-    }
-
-    private static func lineBytes(contentsOf path: String) throws -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
-        }
-        return lineBytes(data)
-    }
-
-    private static func sentences(_ lines: [String]) -> [String] {
-        lines.compactMap { line in
-            guard !line.isEmpty else { return nil }
-            var s = line
-            if s.hasSuffix("\r") { s.removeLast() }
-            return s
-        }
-    }
-
-    /// The lines of `data` (split at LF; the last one without LF too), decoded as UTF-8 with
-    /// invalid bytes replaced. Scanned through a buffer pointer: `Data`'s subscript costs an
-    /// exclusivity check per byte, which was a tenth of `replay --direct`'s time.
-    static func lineBytes(_ data: Data) -> [String] {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [String] in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var lines = [String]()
-            var start = 0
-            for i in 0..<bytes.count where bytes[i] == 0x0a {
-                lines.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
-                start = i + 1
-            }
-            if start < bytes.count { lines.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
-            return lines
-        }
-    }
-}
-
-/// Errors of the GPS input stage.
-public enum GPSInputError: Error, CustomStringConvertible {
-    case cannotRead(path: String, reason: String)
-    case cannotStart(program: String, reason: String)
-    case gpsd(String)
-
-    public var description: String {
-        switch self {
-        case let .cannotRead(path, reason): return "\(path): cannot read: \(reason)"
-        case let .cannotStart(program, reason): return "cannot start \(program): \(reason)"
-        case let .gpsd(message): return "gpsd: \(message)"
-        }
     }
 }
