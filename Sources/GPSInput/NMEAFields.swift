@@ -60,8 +60,10 @@ extension NMEAParser {
     }
 
     static func timeOfDay(_ f: Substring) -> Double? {
+        // (finite and not negative: "-inf" reads as a number, and a time of day of -inf trapped
+        // when the fix's time was made from it)
         guard f.utf8.count >= 6, let h = Int(part(f, 0, 2)), let m = Int(part(f, 2, 4)), let s = number(part(f, 4)),
-              h < 24, m < 60, s < 61 else { return nil }
+              h >= 0, h < 24, m >= 0, m < 60, s >= 0, s < 61 else { return nil }
         return Double(h * 3600 + m * 60) + s
     }
 
@@ -73,7 +75,8 @@ extension NMEAParser {
     }
 
     static func degrees(_ f: Substring, _ degDigits: Int) -> Double? {
-        guard f.utf8.count > degDigits, let d = number(part(f, 0, degDigits)), let m = number(part(f, degDigits)), m < 60 else { return nil }
+        guard f.utf8.count > degDigits, let d = number(part(f, 0, degDigits)), let m = number(part(f, degDigits)),
+              d.isFinite, m >= 0, m < 60 else { return nil }
         return d + m / 60
     }
 }

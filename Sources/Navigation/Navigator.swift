@@ -260,8 +260,15 @@ public struct Navigator: Sendable {
         // along a street that the car turned round on before the route's start). The rest of the
         // leg from there is still the way to its end: not a departure (issue #24, the road drive
         // set: heidelberg-37 and heidelberg-45, 'course' off-routes with the car on the route)
-        if judged?.reason == .backtracking || judged?.reason == .course,
-           let later = g.tracker.moveToLaterPass(p, withinMeters: max(config.backtrackLaterPassMeters, p.accuracyMeters)) {
+        // (a 'course' judgement of a moving car only, not of one standing after turning off,
+        // whose course is the receiver's raw one; and within the fixed distance, not a poor
+        // fix's accuracy: a wrong turn near such a pass is still one)
+        let laterPassMeters: Double? = switch judged?.reason {
+        case .backtracking: max(config.backtrackLaterPassMeters, p.accuracyMeters)
+        case .course where onRoute.speed > 3: config.backtrackLaterPassMeters
+        default: nil
+        }
+        if let within = laterPassMeters, let later = g.tracker.moveToLaterPass(p, withinMeters: within) {
             pos = later
             judged = nil
             g.offRoute.count = 0

@@ -15,6 +15,13 @@ struct RouteProgressTracker: Sendable {
     private(set) var alongMeters = 0.0
     /// Time of the last position tracked on this leg.
     private var lastTrackTime: Double?
+    /// When the car was at this leg's start (the route was planned from its place, or it arrived
+    /// at the waypoint the leg starts from), for the first position on the leg; nil: not known.
+    private var startedAt: Double?
+    /// The first position on a leg is placed near its start unless the car is on another pass of
+    /// the leg (within `onPassMeters` of it) and the start lies this much farther.
+    static let startPreferenceMeters = 15.0
+    static let onPassMeters = 3.0
     /// The last progress reported: when, the remaining metres, and the step.
     private var lastReported: (time: Double, remaining: Double, step: Int)?
     private(set) var progress: RouteProgress?
@@ -25,15 +32,19 @@ struct RouteProgressTracker: Sendable {
     let edges: [DirectedEdge]
     let edgeKeys: Set<UInt32>
 
-    /// `plannedAt`: the time of the position the route was planned from. The car was at the
+    /// `plannedAt`: the time of the request the route answers, made from the car's place (a
+    /// reroute's start lies a second's driving ahead of it). The car was at or just behind the
     /// route's start then, so its first place is looked for near the start, as far along as it
     /// can have driven since, not on a later pass that comes back near it (a road up a hairpin
     /// bend, a loop round a block: on the road drive set, the first fix after a reroute was put
     /// 915 m along, 1 m from a pass that came back, and a false "distance" off-route followed).
-    /// nil: anywhere along the leg.
+    /// Unless the car is on another pass and the start lies well away (a start snapped to the
+    /// other carriageway): then it is on that pass. (Not any pass nearer than the start: a car
+    /// arrives at a via up to 60 m before it, and stood 8 m from the pass coming back on the other
+    /// carriageway.) nil: anywhere along the leg.
     init(route: NavigationRoute, plannedAt: Double?) {
         self.route = route
-        lastTrackTime = plannedAt
+        startedAt = plannedAt
         legRoads = route.route.legs.map { Set($0.edges.map(\.edge)) }
         edges = route.route.legs.flatMap(\.edges)
         edgeKeys = Set(edges.map(\.raw))
@@ -53,7 +64,8 @@ struct RouteProgressTracker: Sendable {
         legIndex += 1
         segment = 0
         alongMeters = 0
-        lastTrackTime = time
+        lastTrackTime = nil
+        startedAt = time
         lastReported = nil
     }
 
@@ -64,11 +76,19 @@ struct RouteProgressTracker: Sendable {
     /// never goes back on noise: a real turn-around shows as off the route (beyond
     /// `offRouteMeters`).
     mutating func locate(_ p: FilteredPosition, resync: Bool, offRouteMeters: Double) -> (position: LegPosition, seconds: Double) {
-        if resync { lastTrackTime = nil }
+        if resync { lastTrackTime = nil; startedAt = nil }
         let dt = lastTrackTime.map { max(0, p.time - $0) } ?? .infinity
-        let reach = dt.isFinite ? max(40, (p.speedMetersPerSecond ?? 15) * dt * 1.5 + 25) : .infinity
-        let pos = RouteTracker.locate(p.coordinate, on: leg, hint: segment, courseDegrees: p.courseDegrees,
-                                      from: lastTrackTime == nil ? nil : alongMeters, reach: reach)
+        func reach(_ seconds: Double) -> Double { max(40, (p.speedMetersPerSecond ?? 15) * seconds * 1.5 + 25) }
+        var pos = RouteTracker.locate(p.coordinate, on: leg, hint: segment, courseDegrees: p.courseDegrees,
+                                      from: lastTrackTime == nil ? nil : alongMeters, reach: dt.isFinite ? reach(dt) : .infinity)
+        // the first position on a leg the car started at: near the start (see `init`)
+        if lastTrackTime == nil, let t0 = startedAt {
+            let nearStart = RouteTracker.locate(p.coordinate, on: leg, hint: 0, courseDegrees: p.courseDegrees,
+                                                from: 0, reach: reach(max(0, p.time - t0)))
+            let onOtherPass = pos.distanceMeters <= Self.onPassMeters && nearStart.distanceMeters > pos.distanceMeters + Self.startPreferenceMeters
+            if !onOtherPass { pos = nearStart }
+        }
+        startedAt = nil
         lastTrackTime = p.time
         if resync, pos.distanceMeters <= offRouteMeters {
             segment = pos.segment

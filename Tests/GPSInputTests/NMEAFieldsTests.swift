@@ -39,4 +39,17 @@ import Testing
         let west = NMEAParser.coordinate("4807.038", "N", "01131.000", "W")?.longitude
         #expect(west == -lon)
     }
+
+    /// A field that reads as a number but not as a time or an angle ("-inf" does) is no time:
+    /// a time of day of -inf trapped when the fix's time was made from it.
+    @Test func nonFiniteOrNegativeFieldsAreNoTimeNorAngle() {
+        #expect(NMEAParser.timeOfDay("1200-inf") == nil)
+        #expect(NMEAParser.timeOfDay("1200-1e30") == nil)
+        #expect(NMEAParser.timeOfDay("-10000.00") == nil)
+        #expect(NMEAParser.degrees("48-inf", 2) == nil)
+        #expect(NMEAParser.degrees("48-7.5", 2) == nil)
+        let lines = ["$GPRMC,1200-inf,A,4807.038,N,01131.000,E,,,230394,,", "$GPRMC,120000.00,A,4807.038,N,01131.000,E,,,230394,,"]
+        let (fixes, stats) = NMEAFile.parse(Data(lines.joined(separator: "\n").utf8))
+        #expect(fixes.count == 1 && stats.malformed == 1, "\(fixes.count) fixes, \(stats)")
+    }
 }

@@ -66,7 +66,8 @@ import Testing
     }
 
     /// Numbers that do not fit a machine integer are written as the formatter writes them, never
-    /// converted (a conversion traps: a speed of 1e19 knots crashed a replay, issue #29).
+    /// converted: the fields written without decimals (a remaining distance, a speed limit, a
+    /// delay) went through `Int(_:)`, which traps on 1e19 (issue #29 lists such traps).
     @Test func hugeNumbersAreWrittenNotTrapped() {
         #expect(JSONValue.num(1e20, 0).serialized() == "100000000000000000000")
         #expect(JSONValue.num(-1e300, 0).serialized().hasPrefix("-1000000000"))

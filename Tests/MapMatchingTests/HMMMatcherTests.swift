@@ -133,7 +133,7 @@ import Testing
         }
         var filter = PositionFilter()
         var matcher = HMMMatcher(map: m)
-        var pushed = [(index: Int, alongStreet: Double)]()
+        var pushed = [(index: Int, fromB: Double)]()
         var decided = [Int: String]()
         for f in fixes {
             guard case .success(let p) = filter.accept(f) else { continue }
@@ -143,7 +143,7 @@ import Testing
         }
         for (i, mp) in matcher.finish() { decided[i] = mp.roadName }
         // from 20 m into the street, where it is 7 m from Main Road
-        let intoStreet = pushed.suffix(40).filter { $0.alongStreet > 20 }.map(\.index)
+        let intoStreet = pushed.suffix(40).filter { $0.fromB > 20 }.map(\.index)
         #expect(intoStreet.count > 20)
         let wrong = intoStreet.filter { decided[$0] != "Back Street" }
         #expect(wrong.isEmpty, "\(wrong.count) of \(intoStreet.count) fixes matched to \(Set(wrong.compactMap { decided[$0] }))")

@@ -64,6 +64,13 @@ import Testing
         var anywhere = RouteProgressTracker(route: nav, plannedAt: nil)
         let other = anywhere.locate(p, resync: false, offRouteMeters: 50).position
         #expect(other.alongMeters > 60, "placed \(other.alongMeters) m along")
+        // but a car on the pass that comes back, 20 m from the start, is on that pass (a start
+        // snapped to another carriageway than the car's)
+        let onTheBridge = Coordinate(latitude: a.latitude - 4 / ruler.ky, longitude: a.longitude + 20 / ruler.kx)
+        var planned2 = RouteProgressTracker(route: nav, plannedAt: 100)
+        let bridge = planned2.locate(FilteredPosition(time: 101, coordinate: onTheBridge, speedMetersPerSecond: 3, courseDegrees: 270,
+                                                      accuracyMeters: 5), resync: false, offRouteMeters: 50).position
+        #expect(bridge.alongMeters > 60 && bridge.distanceMeters < 2, "placed \(bridge.alongMeters) m along, \(bridge.distanceMeters) m off")
     }
 
     /// A via point on one carriageway, and the next leg coming back past it on the other, 8 m
