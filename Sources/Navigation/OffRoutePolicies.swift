@@ -22,7 +22,8 @@ extension OffRoutePolicy {
 /// - farther than max(50 m, 2 × accuracy), halved within 100 m of a maneuver where a wrong turn
 ///   starts (when the car's own movement takes it there), on 3 fixes (2 near a maneuver or with the course over 60° off), where the car has
 ///   driven that far since it was on the route's line;
-/// - beyond max(12 m, accuracy) with the course more than 60° off the route's, on 2 fixes; or
+/// - beyond max(12 m, accuracy) with the course more than 60° off the route's, at a speed where
+///   the course is trusted (2.5 m/s: a wrong turn taken at walking pace), on 2 fixes; or
 ///   standing beyond max(10 m, accuracy) on another road, having last driven more than 60° off
 ///   the route's way, on 2 fixes;
 /// (distances with the receiver's estimated bias taken out, `OffRouteSituation.besideMeters`,
@@ -51,7 +52,7 @@ struct TernOffRouteRule: OffRouteRule {
         // (the course is the car's own: the distance only tells a bend's course noise from a car
         // heading off, so it is taken as measured, the bias left in: a car turning the wrong
         // way at a junction, on the side the bias lies, was seen a fix later)
-        if s.moving, s.courseOff > 60, s.distanceMeters > max(12, acc) { return OffRouteJudgement(reason: .course, needed: 2) }
+        if s.speed > OffRouteEvidence.trustedCourseSpeed, s.courseOff > 60, s.distanceMeters > max(12, acc) { return OffRouteJudgement(reason: .course, needed: 2) }
         // ... or it has stopped there, on another road by both matchers, having last driven more
         // than 60° off the route's way (OffRouteEvidence.note)
         if reach.stoppedAfterTurningOff, d > max(10, acc), s.matchedOnRoute == false, s.unbiasedOnRoute == false {

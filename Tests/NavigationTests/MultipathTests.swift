@@ -136,11 +136,35 @@ import Testing
     }
 }
 
+/// A wrong turn taken slowly: the car turns off at 3.3 m/s, where the receiver's course is
+/// trusted (from 2.5 m/s) but the car is not "moving" by the 4 m/s the matcher-road rules ask.
+/// The course rule sees it as soon as the car is 12 m off: it waited for 4 m/s, and the road rule
+/// took 3 fixes more (heidelberg-29 and heidelberg-25 of the road drive set, 6 s after the car was
+/// 10 m clear).
+@Suite struct SlowWrongTurnTests {
+    @Test func aWrongTurnAtWalkingPaceIsSeenByTheCourse() throws {
+        var r = try TurnAhead(blocksToTurn: 5, roadClass: "residential", names: ("Long Street", "Turn Street"))
+        var along = 0.0
+        while along < r.toTurn - 20 { r.fix(r.a.moved(meters: along, bearingDegrees: r.east), 8, r.east); along += 8 }
+        while along < r.toTurn { r.fix(r.a.moved(meters: along, bearingDegrees: r.east), 3.3, r.east); along += 3.3 }
+        // into Turn Street (the route goes on east to e), at 3.3 m/s
+        var into = 0.0
+        while into < 60 { r.fix(r.b.moved(meters: into, bearingDegrees: r.south), 3.3, r.south); into += 3.3 }
+        var h = Harness(map: r.m)
+        h.apply(.setDestination([r.e], time: r.fixes[0].time))
+        h.drive(r.fixes)
+        let off = try #require(h.named("offRoute").first, "the wrong turn was not seen: \(h.events.map(\.name))")
+        let at = try #require(r.fixes.first { $0.time == off.time })
+        #expect(at.coordinate.distance(to: r.b) < 18, "seen \(at.coordinate.distance(to: r.b)) m into the street: \(off.jsonLine())")
+        #expect(off.jsonLine().contains("\"course\""), "\(off.jsonLine())")
+    }
+}
+
 /// A street a–b–e, b 100 m × `blocksToTurn` east of a, with a turn at b south into a street
 /// 100 m to c; and fixes written along it, one a second, as a test drives it.
 struct TurnAhead {
     let m: RoadMap
-    let a: Coordinate, b: Coordinate, c: Coordinate
+    let a: Coordinate, b: Coordinate, c: Coordinate, e: Coordinate
     var fixes = [GPSFix]()
     private var t = 1_718_445_600.0
 
@@ -151,7 +175,7 @@ struct TurnAhead {
         s.ways = [.init("abe", [("highway", roadClass), ("name", names.0)]),
                   .init("bc", [("highway", "residential"), ("name", names.1)])]
         m = try TestMaps.scenario(s)
-        (a, b, c) = (s["a"]!, s["b"]!, s["c"]!)
+        (a, b, c, e) = (s["a"]!, s["b"]!, s["c"]!, s["e"]!)
     }
 
     var east: Double { a.bearing(to: b) }
