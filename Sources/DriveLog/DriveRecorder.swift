@@ -74,9 +74,10 @@ public final class DriveRecorder {
 
     /// One NMEA sentence as received (CR LF added).
     public func recordNMEA(_ sentence: String) {
-        var line = sentence
-        line.append("\r\n")
-        append(&raw, &line)
+        buffer(&raw) { bytes in
+            bytes.append(contentsOf: sentence.utf8)
+            bytes.append(contentsOf: [0x0d, 0x0a])
+        }
     }
 
     public func record(_ event: NavigationEvent) {
@@ -85,10 +86,7 @@ public final class DriveRecorder {
             appendLine(&track) { w in
                 w.beginObject()
                 w.key("t"); w.string(FixTime.iso8601(event.time))
-                w.key("lat"); w.number(lat, digits: 7)
-                w.key("lon"); w.number(lon, digits: 7)
-                w.key("speed_mps"); w.number(speed, digits: 2)
-                w.key("course_deg"); w.number(course, digits: 1)
+                NavigationEvent.writeMotion(lat: lat, lon: lon, speed: speed, course: course, placeDigits: 7, to: &w)
                 w.key("matched"); w.bool(matched)
                 w.key("estimated"); w.bool(estimated)
                 w.endObject()
@@ -96,22 +94,22 @@ public final class DriveRecorder {
         }
     }
 
-    /// Adds a line to a file's buffer, written at the next `flush` or when the buffer is full.
-    private func append(_ out: inout Output, _ text: inout String) {
+    /// Adds bytes to a file's buffer, written at the next `flush` or when the buffer is full.
+    private func buffer(_ out: inout Output, _ fill: (inout [UInt8]) -> Void) {
         guard !failed, out.fd >= 0 else { return }
-        text.withUTF8 { out.pending.append(contentsOf: $0) }
+        fill(&out.pending)
         if out.pending.count >= Self.flushBytes { write(&out) }
     }
 
     /// Adds a JSON line, written by `body` straight into the file's buffer (no string between).
     private func appendLine(_ out: inout Output, _ body: (inout JSONWriter) -> Void) {
-        guard !failed, out.fd >= 0 else { return }
-        var w = JSONWriter(capacity: 0)
-        swap(&w.bytes, &out.pending)
-        body(&w)
-        w.newline()
-        swap(&w.bytes, &out.pending)
-        if out.pending.count >= Self.flushBytes { write(&out) }
+        buffer(&out) { bytes in
+            var w = JSONWriter(capacity: 0)
+            swap(&w.bytes, &bytes)
+            body(&w)
+            w.newline()
+            swap(&w.bytes, &bytes)
+        }
     }
 
     /// Writes every buffered line (the caller has handled an input).

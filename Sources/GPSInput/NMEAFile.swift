@@ -5,18 +5,12 @@ import Geo
 public enum NMEAFile {
     /// All fixes in the file, one per epoch, with what was skipped. Throws only when the file cannot be read.
     public static func read(path: String) throws -> (fixes: [GPSFix], stats: NMEAStats) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
-        }
-        return parse(data)
+        parse(lines: try lineBytes(contentsOf: path), reportsNoFix: false)
     }
 
     /// Every epoch with a date and time: fixes, and outages as fixes of mode .noFix; with what was skipped.
     public static func epochs(path: String) throws -> (epochs: [GPSFix], stats: NMEAStats) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))
-        }
-        let (epochs, stats) = parse(data, reportsNoFix: true)
+        let (epochs, stats) = parse(lines: try lineBytes(contentsOf: path), reportsNoFix: true)
         return (epochs, stats)
     }
 
@@ -49,6 +43,7 @@ public enum NMEAFile {
         return (epochs, stats, sentences(lines))
     }
 
+    /// The file's lines (`lineBytes`); the one place a log file is read.
     private static func lineBytes(contentsOf path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))

@@ -19,6 +19,8 @@ public struct JSONWriter: Sendable {
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     // MARK: containers
 
     public mutating func beginObject() { startValue(); bytes.append(0x7b); needsComma = false }
@@ -153,8 +155,7 @@ public struct JSONWriter: Sendable {
                 case 0x0d: bytes.append(0x5c); bytes.append(0x72)
                 case 0x09: bytes.append(0x5c); bytes.append(0x74)
                 case ..<0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex[Int(u >> 4)], hex[Int(u & 15)]])
+                    bytes.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, Self.hexDigits[Int(u >> 4)], Self.hexDigits[Int(u & 15)]])
                 default: bytes.append(u)
                 }
             }

@@ -69,6 +69,16 @@ public struct NavigationEvent: Sendable, Equatable {
         return w.text
     }
 
+    /// A position's place (to `placeDigits` decimals), speed and course, as its event and the
+    /// drive log's track point both write them.
+    public static func writeMotion(lat: Double, lon: Double, speed: Double?, course: Double?, placeDigits: Int,
+                                   to w: inout JSONWriter) {
+        w.key("lat"); w.number(lat, digits: placeDigits)
+        w.key("lon"); w.number(lon, digits: placeDigits)
+        w.key("speed_mps"); w.number(speed, digits: 2)
+        w.key("course_deg"); w.number(course, digits: 1)
+    }
+
     /// Writes the event's JSON object (no newline) through `w`.
     public func write(to w: inout JSONWriter) {
         w.beginObject()
@@ -76,10 +86,7 @@ public struct NavigationEvent: Sendable, Equatable {
         w.key("event"); w.string(name)
         switch kind {
         case let .position(lat, lon, speed, course, road, matched, estimated):
-            w.key("lat"); w.number(lat, digits: 6)
-            w.key("lon"); w.number(lon, digits: 6)
-            w.key("speed_mps"); w.number(speed, digits: 2)
-            w.key("course_deg"); w.number(course, digits: 1)
+            Self.writeMotion(lat: lat, lon: lon, speed: speed, course: course, placeDigits: 6, to: &w)
             w.key("road"); w.string(road)
             w.key("matched"); w.bool(matched)
             w.key("estimated"); w.bool(estimated)
