@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "Geo"),
         .target(name: "JSONLines"),
         .target(name: "MapData", dependencies: ["Geo", "CZlib"]),
-        .target(name: "MapCompiler", dependencies: ["Geo", "MapData", "Guidance", "COsmium"]),
+        // destination search: text folding (shared with the import) and the query engine
+        .target(name: "Search", dependencies: ["Geo", "MapData"]),
+        .target(name: "MapCompiler", dependencies: ["Geo", "MapData", "Guidance", "Search", "COsmium"]),
         .target(name: "Routing", dependencies: ["Geo", "MapData"]),
         .target(name: "Guidance", dependencies: ["Geo", "MapData", "Routing"]),
         .target(name: "Positioning", dependencies: ["Geo"]),
@@ -52,7 +54,7 @@ let package = Package(
             name: "TernApp",
             dependencies: [
                 "Geo", "JSONLines", "MapData", "MapCompiler", "Routing", "Guidance", "Positioning", "MapMatching",
-                "Navigation", "Drive", "GPSInput", "Speech", "Console", "DriveLog", "Simulation", "FeatureCheck",
+                "Navigation", "Drive", "GPSInput", "Speech", "Console", "DriveLog", "Simulation", "FeatureCheck", "Search",
             ]
         ),
         .executableTarget(name: "tern", dependencies: ["TernApp"]),
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "Geo"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "MapCompiler", "MapData", "Geo", "TestSupport"]),
         .testTarget(name: "MapCompilerTests", dependencies: ["MapCompiler", "MapData", "TestSupport"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapCompiler", "MapData", "Simulation", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Routing", "MapCompiler", "Simulation", "TestSupport"]),

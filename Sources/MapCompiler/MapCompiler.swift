@@ -21,6 +21,9 @@ public struct ImportSummary: Sendable {
     public var maneuverOverridesApplied = 0
     /// Named places kept as landmarks.
     public var places = 0
+    /// Streets, places and POIs a search can find, and house numbers on the streets.
+    public var searchObjects = 0
+    public var searchAddresses = 0
     /// Arcs added by the contraction hierarchy.
     public var shortcuts = 0
     /// Turns whose instruction guidance decided at import.
@@ -33,7 +36,8 @@ public struct ImportSummary: Sendable {
         "kept \(roadWays) roads as \(edges) edges between \(graphNodes) nodes (\(shapePoints) shape points, \(names) names), "
             + "\(signals) traffic signals, \(barriers) barriers, \(restrictionsApplied) of \(restrictions) turn restrictions applied, "
             + (maneuverOverrides > 0 ? "\(maneuverOverridesApplied) of \(maneuverOverrides) maneuver overrides kept, " : "")
-            + "\(isolatedEdges) edges in small disconnected pieces, \(places) named places; "
+            + "\(isolatedEdges) edges in small disconnected pieces, \(places) named places, "
+            + "\(searchObjects) streets, places and POIs and \(searchAddresses) house numbers to search; "
             + String(format: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
     }
 }
@@ -52,7 +56,9 @@ public enum MapCompiler {
         var handlers = OSMReader.Handlers()
         var lastPercent = -1
         var rawPlaces = [(Coordinate, String, PlaceKind)]()
+        var search = SearchCollector()
         handlers.node = { node in
+            search.add(nodeID: node.id, at: Coordinate(latitude: node.latitude, longitude: node.longitude), tags: node.tags)
             let a = CarProfile.nodeAttributes(of: node.tags, options: options)
             if a != NodeAttributes() { builder.nodeAttributes[node.id] = a }
             // named places are landmarks for guidance ("turn right after the Shell station")
@@ -62,9 +68,10 @@ public enum MapCompiler {
                 if c.isValid { rawPlaces.append((c, name, kind)) }
             }
         }
-        handlers.wayKeys = CarProfile.wayKeys
+        handlers.wayKeys = CarProfile.wayKeys + SearchCollector.wayKeys
         var unroutedRoadNodes = Set<Int64>()
         handlers.way = { way in
+            search.add(way: way)
             if let a = CarProfile.attributes(of: way.tags, options: options) {
                 builder.add(way: way, attributes: a)
             } else if CarProfile.isUnroutedRoad(way.tags) {
@@ -77,6 +84,7 @@ public enum MapCompiler {
         handlers.relationKeys = ["type", "maneuver", "manoeuvre"]
         var routeRelations = RouteRelations()
         handlers.relation = { rel in
+            search.add(relation: rel)
             if options.cardinalDirections { routeRelations.add(rel) }
             if let t = rel.tags["type"], t == "restriction" || t.hasPrefix("restriction:") { summary.restrictions += 1 }
             if let r = RawRestriction(rel, options: options) { restrictions.append(r) }
@@ -116,6 +124,11 @@ public enum MapCompiler {
             graph.places.append(Place(coordinate: c, nameID: id, kind: kind))
         }
         summary.places = graph.places.count
+        progress?("indexing addresses, streets, places and POIs for search")
+        search.interpolate()
+        graph.search = SearchIndexBuilder.build(search, names: &graph.names)
+        summary.searchObjects = graph.search.objects.count
+        summary.searchAddresses = graph.search.addresses.count
         graph.maneuverOverrides = ManeuverOverride.resolve(overrides, graph: graph, index: index, skipped: &overridesSkipped)
         summary.maneuverOverridesApplied = summary.maneuverOverrides - overridesSkipped.values.reduce(0, +)
         if !overridesSkipped.isEmpty {
@@ -147,6 +160,7 @@ public enum MapCompiler {
             ("traffic_signals", String(summary.signals)), ("barriers", String(summary.barriers)),
             ("restrictions_read", String(summary.restrictions)), ("restrictions_applied", String(summary.restrictionsApplied)),
             ("maneuver_overrides_read", String(summary.maneuverOverrides)), ("maneuver_overrides_kept", String(summary.maneuverOverridesApplied)),
+            ("search_objects", String(summary.searchObjects)), ("search_addresses", String(summary.searchAddresses)),
             ("routing_nodes", String(graph.routing.nodeCount)), ("hierarchy_arcs", String(graph.routing.up.count + graph.routing.down.count)),
         ]
         summary.seconds = Date().timeIntervalSince(start)

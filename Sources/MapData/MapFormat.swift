@@ -93,6 +93,21 @@
 //   SEGREG    one bit per directed edge (bit d & 7 of byte d >> 3): the edge lies inside a divided
 //             road's junction (OSRM's segregated edges)
 //
+// Search (optional, all or none; built by MapCompiler's SearchIndexBuilder, read by the Search
+// module; terms are folded by Search's SearchText, the same at import and at query time):
+//   SDICT     the terms, a string table like NAMES, ascending by bytes (binary search; prefixes)
+//   SPOSTIDX  u32 × (terms + 1): first SPOST entry of each term
+//   SPOST     u32 object ids, ascending per term: the objects whose names hold the term
+//   SOBJ      40 B per object (SearchObject): i32 lat e7, i32 lon e7, u32 label name id, u32 city
+//             object, u32 suburb object (0xFFFFFFFF none), u32 first SOTERM, u16 term count, u8 name
+//             terms, u8 primary-name terms, u32 first SADDR, u32 address count, u8 kind (1 street,
+//             2 place, 3 POI), u8 category (SearchCategory; a place's rank class), u8 rank, u8 0
+//   SOTERM    u32 term ids per object: name terms, then context terms (addr:city, postcode)
+//   SADDR     16 B per house number, grouped by object: i32 lat e7, i32 lon e7, u32 number name id,
+//             u32 object
+//   SADRIDX   u32 × (grid cells + 1): first SADRCEL entry of each GRID cell
+//   SADRCEL   u32 address ids by GRID cell (reverse geocoding: "near Hauptstraße 12")
+//
 // Readers check the magic, version, sizes and every checksum when opening, then every index
 // stored in a record against the count it points into, so that a corrupt file is refused with a
 // clear error instead of crashing later.
@@ -140,10 +155,21 @@ public enum MapFormat {
         case bearingIndex = "BEARIDX"
         case bearings = "BEARINGS"
         case segregated = "SEGREG"
+        case searchTerms = "SDICT"
+        case searchPostingIndex = "SPOSTIDX"
+        case searchPostings = "SPOST"
+        case searchObjects = "SOBJ"
+        case searchObjectTerms = "SOTERM"
+        case searchAddresses = "SADDR"
+        case searchAddressIndex = "SADRIDX"
+        case searchAddressCells = "SADRCEL"
 
         /// Sections a map may lack (written by a later import than the map's): read as empty.
         public var isOptional: Bool { self == .maneuvers || self == .destinations || self == .exitRefs || self == .turnLanes
-            || self == .forbiddenTurns }
+            || self == .forbiddenTurns || isSearch }
+
+        /// The search index (a map imported before search has none: `find` says to re-import).
+        public var isSearch: Bool { ordinal >= Tag.searchTerms.ordinal }
 
         /// Position in `allCases` (a switch, not a hash: it is on every map access).
         @inline(__always) public var ordinal: Int {
@@ -181,6 +207,14 @@ public enum MapFormat {
             case .bearingIndex: return 30
             case .bearings: return 31
             case .segregated: return 32
+            case .searchTerms: return 33
+            case .searchPostingIndex: return 34
+            case .searchPostings: return 35
+            case .searchObjects: return 36
+            case .searchObjectTerms: return 37
+            case .searchAddresses: return 38
+            case .searchAddressIndex: return 39
+            case .searchAddressCells: return 40
             }
         }
     }

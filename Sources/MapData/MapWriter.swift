@@ -65,7 +65,7 @@ public enum MapWriter {
         sections.append((.names, b.take()))
         for id in graph.wayIDs { b.append(id) }
         sections.append((.wayIDs, b.take()))
-        let (gridBytes, placeIndex, placesSorted) = grid(graph)
+        let (gridBytes, placeIndex, placesSorted, cellOf, cellCount) = grid(graph)
         sections.append((.grid, gridBytes))
         for v in placeIndex { b.append(v) }
         sections.append((.poiIndex, b.take()))
@@ -74,6 +74,7 @@ public enum MapWriter {
             b.append(pl.nameID); b.append(pl.kind.rawValue)
         }
         sections.append((.pois, b.take()))
+        if !graph.search.isEmpty { sections += searchSections(graph.search, cellOf: cellOf, cellCount: cellCount) }
         b.append(UInt32(graph.maneuverOverrides.count))
         for o in graph.maneuverOverrides {
             b.append(o.viaNode); b.append(o.kind.rawValue); b.append(o.direction.rawValue); b.append(UInt16(o.path.count))
@@ -170,8 +171,9 @@ public enum MapWriter {
         return (oi, o, ii, inn)
     }
 
-    /// The spatial grid of edges, and the places sorted by the same cells with their index.
-    static func grid(_ g: RoadGraph) -> ([UInt8], [UInt32], [Place]) {
+    /// The spatial grid of edges, the places sorted by the same cells with their index, and the
+    /// cell of a point (for the other sections indexed by cell).
+    static func grid(_ g: RoadGraph) -> ([UInt8], [UInt32], [Place], (Coordinate) -> Int, Int) {
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
         for c in g.nodes {
             minLat = min(minLat, c.latitude); maxLat = max(maxLat, c.latitude)
@@ -218,7 +220,7 @@ public enum MapWriter {
         var index = [UInt32](), sorted = [Place]()
         for c in placeCells { index.append(UInt32(sorted.count)); sorted += c }
         index.append(UInt32(sorted.count))
-        return (b.take(), index, sorted)
+        return (b.take(), index, sorted, { let (r, c) = cell($0.latitude, $0.longitude); return r * cols + c }, rows * cols)
     }
 
     static func assemble(_ sections: [(MapFormat.Tag, [UInt8])]) -> Data {

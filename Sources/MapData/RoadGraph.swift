@@ -68,6 +68,8 @@ public struct RoadGraph: Sendable {
     public var forbiddenTurns: [UInt64] = []
     /// What guidance decided for every turn (Sources/Guidance/Analysis, at import).
     public var turnTables = TurnTables()
+    /// What `find` searches (addresses, streets, places, POIs); empty: the map has no search sections.
+    public var search = SearchTables()
     /// Lanes per way index (`lanes`, else `lanes:forward` + `lanes:backward`), for guidance at
     /// import; not stored in the map.
     public var wayLanes: [UInt8] = []

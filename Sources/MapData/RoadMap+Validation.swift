@@ -61,6 +61,7 @@ extension RoadMap {
         for k in 0..<entryCount { try check(Int(u32(entries + k * 4)) < edgeCount, "GRID refers to a missing edge") }
         try validateRouting()
         try validatePlaces()
+        try validateSearch()
         try validateTurns()
     }
 

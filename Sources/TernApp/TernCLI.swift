@@ -8,6 +8,9 @@ public enum TernCLI {
           import IN.osm.pbf -o OUT.tmap                 build a map (car profile) from OpenStreetMap data
            [--driving-side left|right] [--avoid motorway,...] [--shortest] [--cardinal-directions]
           map-info MAP [--json] [--verify]              what a map holds; --verify checks it
+          search --map MAP TEXT [--near LAT,LON] [--limit N] [--json]
+                                                        find an address, street, place or POI ("hauptstr 12 heid")
+          search --map MAP --queries Q.json             batch search for benchmarks, one JSON document
           route --map MAP --from LAT,LON --to LAT,LON [--via LAT,LON]... [--lang L] [--units metric|imperial|imperial-uk] [--json]
           route --map MAP --queries Q.json --json       batch routing (../shared/data/bench/*-queries.json)
           match --map MAP --trace T.(gpx|nmea|json) [--json] [--sigma M]
@@ -45,6 +48,7 @@ public enum TernCLI {
             switch command {
             case "import": return try MapCommands.importMap(rest)
             case "map-info": return try MapCommands.mapInfo(rest)
+            case "search": return try SearchCommand.run(rest)
             case "route": return try MapCommands.route(rest)
             case "simulate": return try DriveCommands.simulate(rest)
             case "replay": return try await DriveCommands.replay(rest)

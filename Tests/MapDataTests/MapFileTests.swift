@@ -154,28 +154,38 @@ func squareGraph() -> RoadGraph {
     }
 }
 
-/// A map written before maneuver overrides, signposts, lanes and restrictions for guidance
-/// existed has no MANEUVR, DESTS, EXITREF, LANES or NOTURN section: it opens, with none.
-@Test func mapsWithoutOptionalSectionsOpen() throws {
-    var bytes = [UInt8](MapWriter.encode(squareGraph()))
+/// A map written before maneuver overrides, signposts, lanes, restrictions for guidance and search
+/// existed has no MANEUVR, DESTS, EXITREF, LANES, NOTURN or search section: it opens, with none.
+/// The file's bytes with the sections of these tags left out of the section table (their bytes
+/// stay behind, unreferenced), as a map written before they existed.
+func dropSections(_ tags: [MapFormat.Tag], from graph: RoadGraph) throws -> [UInt8] {
+    var bytes = [UInt8](MapWriter.encode(graph))
     func u32(_ o: Int) -> UInt32 { bytes[o..<(o + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
     func put(_ v: UInt32, at o: Int) { for i in 0..<4 { bytes[o + i] = UInt8(truncatingIfNeeded: v >> (8 * i)) } }
-    for tag in MapFormat.Tag.allCases where tag.isOptional {
+    for tag in tags {
         let count = Int(u32(12))
         let entry = (0..<count).map { 32 + $0 * 32 }.first {
             String(decoding: bytes[$0..<($0 + 8)].prefix { $0 != 0 }, as: UTF8.self) == tag.rawValue
         }
         let e = try #require(entry)
-        // drop the entry from the section table (its bytes stay behind, unreferenced)
         let tableEnd = 32 + count * 32
         bytes.replaceSubrange(e..<tableEnd, with: bytes[(e + 32)..<tableEnd] + [UInt8](repeating: 0, count: 32))
         put(UInt32(count - 1), at: 12)
         put(bytes.withUnsafeBytes { MapWriter.crc32(UnsafeRawBufferPointer(rebasing: $0[32..<(tableEnd - 32)])) }, at: 24)
     }
+    return bytes
+}
+
+func openBytes(_ bytes: [UInt8]) throws -> RoadMap {
     let path = NSTemporaryDirectory() + "tern-old-\(UUID().uuidString).tmap"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     defer { unlink(path) }
-    let m = try RoadMap(path: path)
+    return try RoadMap(path: path)
+}
+
+@Test func mapsWithoutOptionalSectionsOpen() throws {
+    let m = try openBytes(dropSections(MapFormat.Tag.allCases.filter { $0.isOptional && !$0.isSearch }, from: squareGraph()))
+    #expect(!m.hasSearchIndex)
     #expect(m.maneuverOverrides.isEmpty)
     #expect(m.destination(of: DirectedEdge(edge: 4, reversed: false)) == "")
     #expect(m.exitRef(ofNode: 1) == "")
@@ -215,4 +225,33 @@ func squareGraph() -> RoadGraph {
 
 @Test func tagOrdinalsFollowTheirOrder() {
     #expect(MapFormat.Tag.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+}
+
+/// The search sections round trip through the file, and a map with only some of them, or with
+/// an index pointing outside them, is refused with the reason.
+@Test func searchSectionsRoundTripAndAreCheckedWhole() throws {
+    var g = squareGraph()
+    let c = Coordinate(latitude: E7.decode(494_100_000), longitude: E7.decode(86_914_000))  // as stored, to the bit
+    g.search.terms = ["corner", "north", "side"]
+    g.search.objects = [SearchObject(coordinate: c, labelID: 1, termCount: 2, nameTermCount: 2, primaryTermCount: 2,
+                                     addressCount: 1, kind: .street, rank: 60)]
+    g.search.objectTerms = [1, 2]
+    g.search.postings = [[], [0], [0]]
+    g.search.addresses = [SearchAddress(coordinate: c, numberID: 2, object: 0)]
+    let m = try openBytes([UInt8](MapWriter.encode(g)))
+    #expect(m.hasSearchIndex && m.searchTermCount == 3 && m.searchObjectCount == 1 && m.searchAddressCount == 1)
+    #expect(m.searchObject(0) == g.search.objects[0])
+    #expect(Array(m.searchTerms(of: m.searchObject(0))) == [1, 2])
+    #expect(Array(m.searchPostings(2)) == [0])
+    #expect(m.searchTermLowerBound(Array("no".utf8)) == 1)
+    #expect(m.nearestAddress(to: c, radiusMeters: 10)?.0 == g.search.addresses[0])
+    func refusal(_ bytes: [UInt8]) -> String {
+        do {
+            _ = try openBytes(bytes)
+            return "opened"
+        } catch let MapError.corrupt(_, detail) { return detail } catch { return "\(error)" }
+    }
+    #expect(refusal(try dropSections([.searchPostings], from: g)).hasPrefix("search sections incomplete"))
+    g.search.postings = [[], [0], [7]]
+    #expect(refusal([UInt8](MapWriter.encode(g))) == "SPOST entry 1 is out of range")
 }

@@ -1,0 +1,95 @@
+import Geo
+
+/// Which town and district a search object lies in, the way people name them:
+/// - the municipality boundary (admin_level 8, else 7) holding it, where the map has boundaries;
+/// - else the city or town whose node is nearest relative to how far that kind of place reaches
+///   (is_in by nearest place node), else such a village;
+/// - the district: the admin_level 9–10 boundary holding it, else the nearest suburb, quarter,
+///   neighbourhood, hamlet or village node within its reach that is not the town (Andorra's
+///   villages lie in parishes named after their towns: "Carrer del Barrers, Santa Coloma,
+///   Andorra la Vella");
+/// - where neither names a town, the addr:city most used by the house numbers within 1 km, as
+///   words a search may name ("Hauptstraße, Heidelberg" on an extract without place nodes).
+struct Whereabouts {
+    private let towns: PlaceGrid
+    private let villages: PlaceGrid
+    private let districts: PlaceGrid
+    private let boundaries: [(AdminBoundaries.Boundary, Int)]
+    private var addressTowns: [Int64: [(Coordinate, String)]] = [:]
+    static let townCellDegrees = 0.01
+
+    init(places: [(Int, Coordinate, PlaceClass)], boundaries: [(AdminBoundaries.Boundary, Int)], addresses: [SearchCollector.RawAddress]) {
+        towns = PlaceGrid(places.filter { $0.2 == .city || $0.2 == .town })
+        villages = PlaceGrid(places.filter { $0.2 == .village })
+        districts = PlaceGrid(places.filter { $0.2.isSubdivision || $0.2 == .village })
+        self.boundaries = boundaries
+        for a in addresses where !a.city.isEmpty {
+            addressTowns[PlaceGrid.key(a.coordinate, Self.townCellDegrees), default: []].append((a.coordinate, a.city))
+        }
+    }
+
+    func locate(_ c: Coordinate, object: Int, ownClass: PlaceClass?) -> (city: Int?, suburb: Int?, neighboursTown: String?) {
+        func boundary(_ levels: ClosedRange<Int>) -> Int? {
+            boundaries.filter { levels.contains($0.0.level) && $0.1 != object && $0.0.contains(c) }.max { $0.0.level < $1.0.level }?.1
+        }
+        // a place is in a bigger settlement only
+        let bigger: (Int, PlaceClass) -> Bool = { k, cls in k != object && (ownClass == nil || cls.rawValue < ownClass!.rawValue) }
+        let city = boundary(8...8) ?? boundary(7...7) ?? towns.nearest(to: c, allowed: bigger) ?? villages.nearest(to: c, allowed: bigger)
+        // a place is named by itself and its town only ("Rotenboden, Triesenberg")
+        let suburb = ownClass != nil ? nil : boundary(9...10) ?? districts.nearest(to: c) { k, _ in k != object && k != city }
+        return (city, suburb, city == nil ? neighboursTown(c) : nil)
+    }
+
+    /// A key for the town a point is in ("" where nothing names one).
+    func town(_ c: Coordinate) -> String {
+        let w = locate(c, object: -1, ownClass: nil)
+        return w.city.map { String($0) } ?? w.neighboursTown ?? ""
+    }
+
+    /// The addr:city most tagged on house numbers within 1 km.
+    private func neighboursTown(_ c: Coordinate) -> String? {
+        var votes = [String: Int]()
+        let key = PlaceGrid.key(c, Self.townCellDegrees)
+        for dy in Int64(-1)...1 {
+            for dx in Int64(-1)...1 {
+                for (p, town) in addressTowns[key + (dy << 32) + dx] ?? [] where p.distance(to: c) <= 1000 { votes[town, default: 0] += 1 }
+            }
+        }
+        return votes.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+    }
+}
+
+/// Places found by position: the one whose node is nearest relative to how far its kind reaches.
+struct PlaceGrid {
+    private let places: [(index: Int, coordinate: Coordinate, kind: PlaceClass)]
+    private var cells: [Int64: [Int]] = [:]
+    static let cellDegrees = 0.1
+
+    init(_ places: [(Int, Coordinate, PlaceClass)]) {
+        self.places = places.map { (index: $0.0, coordinate: $0.1, kind: $0.2) }
+        for (k, p) in self.places.enumerated() { cells[Self.key(p.coordinate, Self.cellDegrees), default: []].append(k) }
+    }
+
+    /// A cell key: row << 32 + column (columns of one row are neighbours by ±1).
+    static func key(_ c: Coordinate, _ cell: Double) -> Int64 {
+        Int64((c.latitude / cell).rounded(.down)) << 32 + Int64((c.longitude / cell).rounded(.down))
+    }
+
+    /// The index of the place whose node is nearest relative to its reach, among those `allowed` accepts.
+    func nearest(to c: Coordinate, allowed: (Int, PlaceClass) -> Bool) -> Int? {
+        var best: (Int, Double)?
+        let key = Self.key(c, Self.cellDegrees)
+        // 12 km (a city's reach) is within two cells of 0.1° in latitude, and in longitude below 64°N
+        for dy in Int64(-2)...2 {
+            for dx in Int64(-2)...2 {
+                for k in cells[key + (dy << 32) + dx] ?? [] {
+                    let p = places[k]
+                    guard allowed(p.index, p.kind) else { continue }
+                    let ratio = c.distance(to: p.coordinate) / p.kind.reachMeters
+                    if ratio < 1, ratio < (best?.1 ?? .infinity) { best = (p.index, ratio) }
+                }
+            }
+        }
+        return best?.0
+    }
+}

@@ -1,0 +1,97 @@
+import MapData
+
+/// A typed query as words the map's terms can match: each word with the terms it may stand for
+/// (itself, a prefix of, one typo from, an umlaut spelled out) and how well.
+struct SearchQuery {
+    struct Word {
+        var text: String
+        var isNumber: Bool
+        /// Short forms the word may stand for with a typo in its ending (SearchText.endingTypoForms).
+        var endingTypoForms: [String] = []
+        /// The category the word names ("tankstelle" → fuel), if any.
+        var category: SearchCategory?
+        /// Map terms this word matches, with a weight: 1 exact, less for a prefix or a typo.
+        var matches: [UInt32: Double] = [:]
+        /// Objects listed under all of `matches` (how costly the word is as a starting point).
+        var postings = 0
+    }
+
+    /// At most this many words are read: a query is a few words, and the rest of a 10 kB paste
+    /// would only cost time.
+    static let maxWords = 10
+
+    var words: [Word] = []
+
+    init(_ text: String, map: RoadMap) {
+        let raw = Array(SearchText.words(text).prefix(Self.maxWords))
+        let terms = raw.map(SearchText.canonical)
+        // category phrases ("gas station") become one word
+        var i = 0
+        while i < terms.count {
+            var merged = false
+            for (phrase, category) in SearchCategory.phrases where phrase.count > 0 && i + phrase.count <= terms.count
+                && Array(terms[i..<(i + phrase.count)]) == phrase {
+                words.append(Word(text: terms[i..<(i + phrase.count)].joined(separator: " "), isNumber: false, category: category))
+                i += phrase.count
+                merged = true
+                break
+            }
+            if !merged {
+                let number = SearchText.isNumeric(terms[i])
+                words.append(Word(text: terms[i], isNumber: number, endingTypoForms: number ? [] : SearchText.endingTypoForms(raw[i])))
+                i += 1
+            }
+        }
+        for k in words.indices { expand(&words[k], map: map, last: k == words.count - 1) }
+    }
+
+    /// Fills a word's matches from the map's terms.
+    private func expand(_ w: inout Word, map: RoadMap, last: Bool) {
+        func add(_ term: Int, _ weight: Double) {
+            let id = UInt32(term)
+            if weight > (w.matches[id] ?? 0) {
+                if w.matches[id] == nil { w.postings += map.searchPostings(term).count }
+                w.matches[id] = weight
+            }
+        }
+        if let c = w.category {
+            let key = Array(c.indexTerm.utf8)
+            let t = map.searchTermLowerBound(key)
+            if t < map.searchTermCount, map.searchTermBytes(t).elementsEqual(key) { add(t, 1) }
+        }
+        let spellings = [w.text] + SearchText.variants(w.text)
+        for s in spellings {
+            let key = Array(s.utf8)
+            var t = map.searchTermLowerBound(key)
+            // numbers match whole (a house number "1" is not a prefix of "12"); words as prefixes too
+            let prefixes = !w.isNumber && key.count >= (last ? 2 : 3)
+            while t < map.searchTermCount {
+                let bytes = map.searchTermBytes(t)
+                guard bytes.starts(with: key) else { break }
+                if bytes.count == key.count {
+                    add(t, 1)
+                } else if prefixes {
+                    add(t, 0.55 + 0.4 * Double(key.count) / Double(bytes.count))
+                } else {
+                    break
+                }
+                t += 1
+            }
+        }
+        for form in w.endingTypoForms {
+            let key = Array(form.utf8)
+            let t = map.searchTermLowerBound(key)
+            if t < map.searchTermCount, map.searchTermBytes(t).elementsEqual(key) { add(t, 0.8) }
+        }
+        // one typo in a word of 5 letters or more, where the word itself is not a term
+        if !w.isNumber, w.text.utf8.count >= 5, !w.matches.values.contains(1) {
+            for s in spellings + w.endingTypoForms {
+                let key = Array(s.utf8)
+                for t in 0..<map.searchTermCount {
+                    let bytes = map.searchTermBytes(t)
+                    if abs(bytes.count - key.count) <= 1, bytes.first != 0x40, TermDistance.withinOne(bytes, key) { add(t, 0.8) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Geo
+
+/// A result as one line of the console and `tern search`: "1 Hauptstraße 12, Altstadt, Heidelberg 2.3 km NE".
+public enum SearchResultText {
+    public static func line(_ number: Int, _ r: SearchResult, from: Coordinate?) -> String {
+        var s = "\(number) \(r.label)"
+        if let from {
+            let d = from.distance(to: r.coordinate)
+            s += " " + distance(d)
+            if d >= 20 { s += " " + compass(from.bearing(to: r.coordinate)) }
+        }
+        return s
+    }
+
+    /// "350 m", "2.3 km", "41 km".
+    public static func distance(_ m: Double) -> String {
+        if m < 995 { return "\(Int((m / 10).rounded()) * 10) m" }
+        if m < 9950 { return String(format: "%.1f km", m / 1000) }
+        return "\(Int((m / 1000).rounded())) km"
+    }
+
+    /// The eight-point compass direction of a bearing.
+    public static func compass(_ degrees: Double) -> String {
+        let names = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        let b = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        return names[Int((b + 22.5) / 45) % 8]
+    }
+}
