@@ -10,7 +10,7 @@ BLOCK = re.compile(r'static let (\w+) = #"""\n(.*?)\n\s*"""#', re.S)
 PH = re.compile(r"\{(\w+)\}")
 # English keys other tables may leave out: the code uses them only where a table has its own
 # (GuidanceLocale.hasOwnPhrase), and says the general phrase otherwise, never the English words
-OPTIONAL = {"roundabout_turn.straight", "roundabout_turn.straight.name"}
+OPTIONAL = {"roundabout_turn.straight", "roundabout_turn.straight.name", "prompt.resuming"}
 META = {"base", "lower_first", "decimal", "voice", "elide_de", "then_adverb", "landmark_after_verb", "contract_articles", "plural_by_last_digit", "elide_de_before_h", "clitic"}
 
 tables = {}

@@ -16,11 +16,27 @@ public enum ConsoleCommand: Sendable, Equatable {
     /// Traffic on one OSM way (`WAY_ID closed|open|KMH`), or `clear` for none.
     case traffic(String)
     case help
+    /// Destination search: `find TEXT` lists results; `go N` picks one of the last list; `go TEXT`
+    /// goes to the top result when it is clear; `near CATEGORY` lists the nearest ones.
+    case find(String)
+    case goResult(Int)
+    case goText(String)
+    case near(String)
+    /// `save NAME [N]`: the active destination, result N of the last list, or where the car is.
+    case save(name: String, result: Int?)
+    case home
+    /// `fav` lists the favourites; `fav NAME` goes to one.
+    case favourite(String?)
+    case recent
 
     /// Parses one line: `go LAT,LON [via LAT,LON]...`, `via LAT,LON`, `cancel`, `repeat`, `mute on|off`,
     /// `volume 0-100`, `status`, `continue`, `reroute`, `help`. Throws a message naming what is wrong.
     public static func parse(_ line: String) throws -> ConsoleCommand {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        // control characters (a terminal's escapes, a stray bell) are spaces, never part of a word
+        let clean = String(String.UnicodeScalarView(line.unicodeScalars.map {
+            $0.properties.generalCategory == .control ? " " : $0
+        }))
+        let words = clean.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first?.lowercased() else { throw ConsoleError("empty command; try `help`") }
         let args = Array(words.dropFirst())
         func coordinate(_ s: String) throws -> Coordinate {
@@ -30,7 +46,14 @@ public enum ConsoleCommand: Sendable, Equatable {
         func noArgs() throws { if !args.isEmpty { throw ConsoleError("`\(verb)` takes no arguments") } }
         switch verb {
         case "go":
-            guard let first = args.first else { throw ConsoleError("`go` needs a destination: go LAT,LON [via LAT,LON]...") }
+            guard let first = args.first else { throw ConsoleError("`go` needs a destination: go LAT,LON [via LAT,LON]..., go N or go TEXT") }
+            if args.count == 1, let n = Int(first) {
+                guard (1...99).contains(n) else { throw ConsoleError("`go \(n)`: results are numbered from 1") }
+                return .goResult(n)
+            }
+            // "95,0" is a position out of range, not a place to search for
+            let looksLikePosition = first.split(separator: ",").count == 2 && first.split(separator: ",").allSatisfy { Double($0) != nil }
+            if !looksLikePosition { return .goText(args.joined(separator: " ")) }
             let dest = try coordinate(first)
             var vias = [Coordinate]()
             var i = 1
@@ -53,6 +76,25 @@ public enum ConsoleCommand: Sendable, Equatable {
             guard args.count == 2 else { throw ConsoleError("`traffic` takes WAY_ID closed|open|KMH, or clear") }
             return .traffic(args.joined(separator: " "))
         case "help", "?": return .help
+        case "find":
+            guard !args.isEmpty else { throw ConsoleError("`find` needs words: find hauptstr 12 heidelberg") }
+            return .find(args.joined(separator: " "))
+        case "near":
+            guard !args.isEmpty else { throw ConsoleError("`near` needs a kind of place: near fuel, near parking, near pharmacy") }
+            return .near(args.joined(separator: " "))
+        case "save":
+            guard let name = args.first else { throw ConsoleError("`save` needs a name: save home, save work, save NAME N") }
+            guard args.count <= 2 else { throw ConsoleError("`save` takes a name of one word and an optional result number") }
+            let n = try args.dropFirst().first.map { s -> Int in
+                guard let n = Int(s), n >= 1 else { throw ConsoleError("`save \(name) \(s)`: expected a result number") }
+                return n
+            }
+            return .save(name: name.lowercased(), result: n)
+        case "home": try noArgs(); return .home
+        case "fav", "favourites", "favorites":
+            guard args.count <= 1 else { throw ConsoleError("`fav` takes one name") }
+            return .favourite(args.first?.lowercased())
+        case "recent": try noArgs(); return .recent
         case "mute":
             guard args.count <= 1 else { throw ConsoleError("`mute` takes on or off") }
             switch args.first?.lowercased() ?? "on" {
@@ -68,7 +110,7 @@ public enum ConsoleCommand: Sendable, Equatable {
         }
     }
 
-    public static let helpText = "commands: go LAT,LON [via LAT,LON]... | via LAT,LON | cancel | continue | reroute | traffic WAY_ID closed|open|KMH | repeat | mute on|off | volume N | status"
+    public static let helpText = "commands: find TEXT | go N | go TEXT | go LAT,LON [via LAT,LON]... | near CATEGORY | home | save NAME [N] | fav [NAME] | recent | via LAT,LON | cancel | continue | reroute | traffic WAY_ID closed|open|KMH | repeat | mute on|off | volume N | status"
 }
 
 /// A console command that could not be understood (the message is sent back to the console).

@@ -10,7 +10,7 @@ public struct StatusLine: Sendable, Equatable {
     public var text: String
 
     public init(state: NavigatorState, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?,
-                time: Double?, road: String? = nil, units: UnitSystem = .metric, timeZoneOffsetSeconds: Int = 0) {
+                time: Double?, road: String? = nil, place: String? = nil, units: UnitSystem = .metric, timeZoneOffsetSeconds: Int = 0) {
         let words = Instructions(units: units)
         var parts = [String]()
         let label: String
@@ -37,6 +37,8 @@ public struct StatusLine: Sendable, Equatable {
             parts.append(remaining)
         } else if state == .arrived {
             parts.append("[\(label)] You have arrived")
+        } else if let place {
+            parts.append("[\(label)] near \(place)")
         } else {
             parts.append("[\(label)]" + (road.map { $0.isEmpty ? "" : " \($0)" } ?? ""))
         }
@@ -63,14 +65,15 @@ public struct StatusLine: Sendable, Equatable {
     }
 
     /// The engine's status as a line; without a receiver (gpsd gone) and with no route to
-    /// estimate along, the line says why.
-    public init(_ s: DriveStatus, timeZoneOffsetSeconds: Int = 0) {
+    /// estimate along, the line says why. `place` is where the car is by address ("Hauptstraße
+    /// 12, Altstadt"), shown when there is no route to describe.
+    public init(_ s: DriveStatus, place: String? = nil, timeZoneOffsetSeconds: Int = 0) {
         if let why = s.receiverProblem, !s.state.hasRoute {
             self = .waiting(why)
             return
         }
         self.init(state: s.state, progress: s.progress, speedMetersPerSecond: s.speedMetersPerSecond, fixMode: s.fixMode, time: s.time,
-                  road: s.road, units: s.units, timeZoneOffsetSeconds: timeZoneOffsetSeconds)
+                  road: s.road, place: place, units: s.units, timeZoneOffsetSeconds: timeZoneOffsetSeconds)
     }
 
     /// A line saying GPS is missing.

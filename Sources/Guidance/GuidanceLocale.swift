@@ -71,8 +71,9 @@ public struct GuidanceLocale: Sendable {
     /// Keys every table has (those of English).
     /// Phrases a language may leave out: without its own, the general phrase is said with the
     /// modifier word ("At the roundabout, turn {modifier}"), where that reads well in the language
-    /// and "turn straight" does not in English.
-    public static let optionalKeys: Set<String> = ["roundabout_turn.straight", "roundabout_turn.straight.name"]
+    /// and "turn straight" does not in English; "Resuming guidance to …" after a restart is not
+    /// said at all (the route's first prompt follows anyway).
+    public static let optionalKeys: Set<String> = ["roundabout_turn.straight", "roundabout_turn.straight.name", "prompt.resuming"]
 
     /// The phrases every language has.
     public static var keys: [String] { english.phrases.keys.filter { !optionalKeys.contains($0) }.sorted() }
@@ -182,6 +183,9 @@ public struct GuidanceLocale: Sendable {
     /// Whether this table (or the one it is based on) has the phrase itself, not by falling back
     /// to English: for the optional keys.
     public func hasOwnPhrase(_ key: String) -> Bool { phrases[key] != nil }
+
+    /// A phrase as a spoken sentence: capitalised, with the language's full stop.
+    public func sentence(_ key: String, _ values: [String: String] = [:]) -> String { phrase(key, values).capitalizedFirst + fullStop }
 
     private static func englishPhrase(_ key: String) -> String? {
         all.first { $0.code == "en-GB" }?.phrases[key]

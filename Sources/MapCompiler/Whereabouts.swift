@@ -5,9 +5,9 @@ import Geo
 /// - else the city or town whose node is nearest relative to how far that kind of place reaches
 ///   (is_in by nearest place node), else such a village;
 /// - the district: the admin_level 9–10 boundary holding it, else the nearest suburb, quarter,
-///   neighbourhood, hamlet or village node within its reach that is not the town (Andorra's
-///   villages lie in parishes named after their towns: "Carrer del Barrers, Santa Coloma,
-///   Andorra la Vella");
+///   neighbourhood, hamlet or village node within its reach that is not the town and lies in the
+///   same town (Andorra's villages lie in parishes named after their towns: "Carrer del Barrers,
+///   Santa Coloma, Andorra la Vella"; a hamlet over the municipal border is not a district);
 /// - where neither names a town, the addr:city most used by the house numbers within 1 km, as
 ///   words a search may name ("Hauptstraße, Heidelberg" on an extract without place nodes).
 struct Whereabouts {
@@ -16,6 +16,8 @@ struct Whereabouts {
     private let districts: PlaceGrid
     private let boundaries: [(AdminBoundaries.Boundary, Int)]
     private var addressTowns: [Int64: [(Coordinate, String)]] = [:]
+    /// The town of each district place (by object index).
+    private var districtTown: [Int: Int] = [:]
     static let townCellDegrees = 0.01
 
     init(places: [(Int, Coordinate, PlaceClass)], boundaries: [(AdminBoundaries.Boundary, Int)], addresses: [SearchCollector.RawAddress]) {
@@ -26,17 +28,29 @@ struct Whereabouts {
         for a in addresses where !a.city.isEmpty {
             addressTowns[PlaceGrid.key(a.coordinate, Self.townCellDegrees), default: []].append((a.coordinate, a.city))
         }
+        for (i, c, cls) in places where cls.isSubdivision || cls == .village {
+            if let town = city(of: c, object: i, ownClass: cls) { districtTown[i] = town }
+        }
+    }
+
+    /// The town a point is in: its municipality boundary, else the nearest town or village node.
+    private func city(of c: Coordinate, object: Int, ownClass: PlaceClass?) -> Int? {
+        // a place is in a bigger settlement only
+        let bigger: (Int, PlaceClass) -> Bool = { k, cls in k != object && (ownClass == nil || cls.rawValue < ownClass!.rawValue) }
+        return boundary(containing: c, levels: 8...8, except: object) ?? boundary(containing: c, levels: 7...7, except: object)
+            ?? towns.nearest(to: c, allowed: bigger) ?? villages.nearest(to: c, allowed: bigger)
+    }
+
+    /// The place of the most detailed boundary of these levels holding a point.
+    private func boundary(containing c: Coordinate, levels: ClosedRange<Int>, except object: Int) -> Int? {
+        boundaries.filter { levels.contains($0.0.level) && $0.1 != object && $0.0.contains(c) }.max { $0.0.level < $1.0.level }?.1
     }
 
     func locate(_ c: Coordinate, object: Int, ownClass: PlaceClass?) -> (city: Int?, suburb: Int?, neighboursTown: String?) {
-        func boundary(_ levels: ClosedRange<Int>) -> Int? {
-            boundaries.filter { levels.contains($0.0.level) && $0.1 != object && $0.0.contains(c) }.max { $0.0.level < $1.0.level }?.1
-        }
-        // a place is in a bigger settlement only
-        let bigger: (Int, PlaceClass) -> Bool = { k, cls in k != object && (ownClass == nil || cls.rawValue < ownClass!.rawValue) }
-        let city = boundary(8...8) ?? boundary(7...7) ?? towns.nearest(to: c, allowed: bigger) ?? villages.nearest(to: c, allowed: bigger)
+        let city = self.city(of: c, object: object, ownClass: ownClass)
         // a place is named by itself and its town only ("Rotenboden, Triesenberg")
-        let suburb = ownClass != nil ? nil : boundary(9...10) ?? districts.nearest(to: c) { k, _ in k != object && k != city }
+        let suburb = ownClass != nil ? nil : boundary(containing: c, levels: 9...10, except: object)
+            ?? districts.nearest(to: c) { k, _ in k != object && k != city && districtTown[k] == city }
         return (city, suburb, city == nil ? neighboursTown(c) : nil)
     }
 

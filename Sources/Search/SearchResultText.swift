@@ -3,11 +3,15 @@ import Geo
 /// A result as one line of the console and `tern search`: "1 Hauptstraße 12, Altstadt, Heidelberg 2.3 km NE".
 public enum SearchResultText {
     public static func line(_ number: Int, _ r: SearchResult, from: Coordinate?) -> String {
-        var s = "\(number) \(r.label)"
+        line(number, r.label, at: r.coordinate, from: from)
+    }
+
+    public static func line(_ number: Int, _ label: String, at c: Coordinate, from: Coordinate?) -> String {
+        var s = "\(number) \(label)"
         if let from {
-            let d = from.distance(to: r.coordinate)
+            let d = from.distance(to: c)
             s += " " + distance(d)
-            if d >= 20 { s += " " + compass(from.bearing(to: r.coordinate)) }
+            if d >= 20 { s += " " + compass(from.bearing(to: c)) }
         }
         return s
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The control socket of a running tern (`/run/tern/control`, mode 0660): one command line in,
-/// one reply line out, the console's commands; `watch` turns a connection into a stream of the
+/// its reply out (one line, or a list: a header "ok: N …:" and N lines), the console's commands; `watch` turns a connection into a stream of the
 /// event lines of `events.jsonl` as they happen (as gpsd's `?WATCH`). A thread accepts, a thread
 /// per connection reads; replies and events are written under a lock, without SIGPIPE.
 final class ControlServer: @unchecked Sendable {
@@ -101,6 +101,12 @@ final class ControlServer: @unchecked Sendable {
     }
 
     /// Writes one line to a connection (nothing when it is gone).
+    /// How many lines follow a list reply's header ("ok: 3 found:" → 3); nil for a one-line reply.
+    static func listLength(header: String) -> Int? {
+        guard header.hasPrefix("ok: "), header.hasSuffix(":") else { return nil }
+        return Int(header.dropFirst(4).prefix { $0.isNumber })
+    }
+
     func send(_ line: String, to conn: Connection) {
         lock.lock()
         defer { lock.unlock() }
@@ -157,7 +163,8 @@ final class ControlServer: @unchecked Sendable {
 }
 
 /// `tern ctl [--socket PATH] COMMAND...`: sends one command to a running tern and prints the
-/// reply; `watch` prints the event lines until the connection ends (or for `--seconds N`).
+/// reply (a list reply: its header line "ok: N …:" and N lines); `watch` prints the event lines
+/// until the connection ends (or for `--seconds N`).
 enum CtlCommand {
     static func run(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, valued: ["socket", "seconds"], switches: [])
@@ -185,6 +192,8 @@ enum CtlCommand {
         var pending = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 4096)
         let deadline = seconds.map { Date().addingTimeInterval($0) }
+        // lines still to come of a list reply ("ok: 3 found:" then three lines)
+        var listLines: Int?
         while deadline.map({ Date() < $0 }) ?? true {
             let n = read(fd, &buf, buf.count)
             if n < 0 && errno == EINTR { continue }
@@ -194,8 +203,17 @@ enum CtlCommand {
                 let line = String(decoding: pending[..<nl], as: UTF8.self)
                 pending.removeSubrange(...nl)
                 printOut(line)
-                // a command's reply is one line; `watch` goes on until the end
-                if !watching { return line.hasPrefix("error") ? 1 : 0 }
+                // a command's reply is one line, or a list whose header says how many follow;
+                // `watch` goes on until the end
+                if watching { continue }
+                if let left = listLines {
+                    if left <= 1 { return 0 }
+                    listLines = left - 1
+                } else if let n = ControlServer.listLength(header: line) {
+                    listLines = n
+                } else {
+                    return line.hasPrefix("error") ? 1 : 0
+                }
             }
         }
         return 0

@@ -32,6 +32,9 @@ final class DrivePipeline {
     let status: StatusSink?
     let recorder: DriveRecorder?
     var onEvent: ((NavigationEvent) -> Void)?
+    /// Where a position is by address, for the status line when there is no route ("near
+    /// Hauptstraße 12, Altstadt"); nil: the road's name is shown.
+    var describe: ((Coordinate) -> String?)?
     var muted = false
     private(set) var eventCount = 0
     private var promptID = 0
@@ -79,6 +82,11 @@ final class DrivePipeline {
         }
     }
 
+    /// Speaks a sentence that is not a route prompt ("Resuming guidance to …").
+    func announce(_ text: String) {
+        say(Prompt(text: text, locale: engine.navigator.config.locale, kind: .now, maneuver: nil))
+    }
+
     /// Speaks the last prompt again.
     func repeatLastPrompt() {
         if let p = engine.lastPrompt { say(p) }
@@ -111,7 +119,9 @@ final class DrivePipeline {
         case .silence: speech?.interrupt()
         case .requestRoute(let r):
             if let worker, let post { worker.submit(r, reply: post) }  // (inline: already answered)
-        case .status(let s): status?.write(StatusLine(s))
+        case .status(let s):
+            let place = s.state.hasRoute || s.fixMode == nil ? nil : lastFix.flatMap { describe?($0.coordinate) }
+            status?.write(StatusLine(s, place: place))
         }
     }
 

@@ -38,6 +38,8 @@ enum RunCommand {
         var traffic = TrafficConditions()
         /// The control socket (`tern ctl`); nil: none.
         var control: String? = "/run/tern/control"
+        /// Where favourites, recent destinations and the trip under way are kept; nil: nowhere.
+        var stateDirectory: String? = "/var/lib/tern/state"
 
         /// Reads `key = value` lines (`#` comments); unknown keys and bad values are errors naming the line.
         mutating func load(_ path: String) throws {
@@ -71,6 +73,7 @@ enum RunCommand {
             case "units":
                 do { units = try UnitSystem.parse(value, setting: "units") } catch { throw CommandError("\(place): \(error)") }
             case "control": control = value.isEmpty || value == "none" ? nil : value
+            case "state-dir": stateDirectory = value.isEmpty || value == "none" ? nil : value
             case "traffic":
                 guard let text = try? String(contentsOfFile: value, encoding: .utf8) else { throw CommandError("\(place): cannot read traffic file \(value)") }
                 do { traffic = try TrafficConditions.parse(text, source: value) } catch { throw CommandError("\(error)") }
@@ -111,12 +114,12 @@ enum RunCommand {
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds"],
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir"],
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds"] {
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir"] {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap
@@ -154,14 +157,25 @@ enum RunCommand {
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder,
                                      routes: .worker(post: { continuation.yield(.route($0)) }))
         if !config.traffic.isEmpty { pipeline.traffic = config.traffic }
-        if let d = config.destination { pipeline.go(to: [d], time: 0) }
+        let desk = DestinationDesk(map: map, stateFile: config.stateDirectory.map { $0 + "/destinations.json" }, locale: config.locale)
+        desk.onWarning = { printError("tern: \($0)") }
+        if let w = desk.loadWarning { printError("tern: \(w)") }
+        if let g = desk.geocoder { pipeline.describe = { g.describe($0) } }
+        if let d = config.destination {
+            pipeline.go(to: [d], time: 0)
+        } else if let resumed = desk.resume(pipeline: pipeline) {
+            printError("tern: \(resumed)")
+        }
         var control: ControlServer?
         if let path = config.control {
             do {
                 control = try ControlServer(path: path) { line, conn in continuation.yield(.control(line, conn)) }
             } catch { printError("tern: \(error); no control socket (tern ctl will not reach this tern)") }
         }
-        if let server = control { pipeline.onEvent = { server.broadcast($0.jsonLine()) } }
+        pipeline.onEvent = { [weak control] e in
+            desk.observe(e, pipeline: pipeline)
+            control?.broadcast(e.jsonLine())
+        }
 
         let client = GPSDClient(options: .init(host: config.gpsdHost, port: config.gpsdPort, watchNMEA: true)) { continuation.yield(.gps($0)) }
         client.start()
@@ -194,14 +208,13 @@ enum RunCommand {
                 case .outputUnavailable: break
                 }
             case .consoleLine(let line):
-                let reply = handleCommand(line, pipeline: pipeline)
-                serial?.send(reply)
+                for reply in handleCommand(line, pipeline: pipeline, desk: desk) { serial?.send(reply) }
             case .control(let line, let conn):
                 if line.lowercased() == "watch" {
                     control?.send("ok: watching", to: conn)
                     control?.watch(conn)
                 } else {
-                    control?.send(handleCommand(line, pipeline: pipeline), to: conn)
+                    control?.send(handleCommand(line, pipeline: pipeline, desk: desk).joined(separator: "\n"), to: conn)
                 }
             case .tick:
                 SystemdNotifier.notify("WATCHDOG=1")
@@ -223,18 +236,25 @@ enum RunCommand {
         return 0
     }
 
-    /// Carries out a console command; returns the reply line.
-    static func handleCommand(_ line: String, pipeline: DrivePipeline) -> String {
+    /// Carries out a console command; returns the reply lines (one, or a header and a list).
+    static func handleCommand(_ line: String, pipeline: DrivePipeline, desk: DestinationDesk) -> [String] {
         do {
-            switch try ConsoleCommand.parse(line) {
-            case let .go(dest, vias):
-                pipeline.go(to: vias + [dest], time: pipeline.now)
-                return "ok: going to \(dest)" + (vias.isEmpty ? "" : " via \(vias.count) point(s)")
+            let command = try ConsoleCommand.parse(line)
+            if let reply = desk.handle(command, pipeline: pipeline) { return reply }
+            let reply = handle(command, pipeline: pipeline)
+            // the trip under way, also before the first fix of a resumed one
+            if command == .status, let trip = desk.state.trip { return [reply + "; going to \(trip.destination.label)"] }
+            return [reply]
+        } catch {
+            return ["error: \(error)"]
+        }
+    }
+
+    /// The commands that are not about where to go.
+    static func handle(_ command: ConsoleCommand, pipeline: DrivePipeline) -> String {
+            switch command {
             case .via(let c):
                 return "error: `via` needs an active route with a destination; use go DEST via \(c)"
-            case .cancel:
-                pipeline.cancel()
-                return "ok: guidance cancelled"
             case .repeatPrompt:
                 pipeline.repeatLastPrompt()
                 return "ok"
@@ -264,10 +284,9 @@ enum RunCommand {
                 return "ok: on to the next stop"
             case .help:
                 return ConsoleCommand.helpText
+            case .go, .cancel, .find, .goResult, .goText, .near, .save, .home, .favourite, .recent:
+                return "error: \(command) is handled by the destination desk"  // (DestinationDesk.handle answers these)
             }
-        } catch {
-            return "error: \(error)"
-        }
     }
 }
 

@@ -91,7 +91,24 @@ final class PTY {
         #expect(try ConsoleCommand.parse("  status  ") == .status)
     }
 
-    @Test(arguments: ["", "go", "go north", "go 1,2 via", "go 1,2 3,4", "volume 400", "mute maybe", "fly 1,2", "cancel now", "go 95,0"])
+    @Test func destinationCommands() throws {
+        #expect(try ConsoleCommand.parse("find hauptstr 12 heid") == .find("hauptstr 12 heid"))
+        #expect(try ConsoleCommand.parse("go 2") == .goResult(2))
+        #expect(try ConsoleCommand.parse("go Bismarckplatz Heidelberg") == .goText("Bismarckplatz Heidelberg"))
+        #expect(try ConsoleCommand.parse("go north") == .goText("north"))
+        #expect(try ConsoleCommand.parse("near fuel") == .near("fuel"))
+        #expect(try ConsoleCommand.parse("near gas station") == .near("gas station"))
+        #expect(try ConsoleCommand.parse("save Home") == .save(name: "home", result: nil))
+        #expect(try ConsoleCommand.parse("save work 3") == .save(name: "work", result: 3))
+        #expect(try ConsoleCommand.parse("home") == .home)
+        #expect(try ConsoleCommand.parse("fav") == .favourite(nil))
+        #expect(try ConsoleCommand.parse("fav Work") == .favourite("work"))
+        #expect(try ConsoleCommand.parse("recent") == .recent)
+        // a terminal's escape codes and a bell are spaces, not part of the words
+        #expect(try ConsoleCommand.parse("find \u{1b}[Ahaupt\u{7}str") == .find("[Ahaupt str"))
+    }
+
+    @Test(arguments: ["", "go", "go 0", "find", "near", "save", "save a b c", "save home x", "home now", "recent 3", "fav a b", "go 1,2 via", "go 1,2 3,4", "volume 400", "mute maybe", "fly 1,2", "cancel now", "go 95,0"])
     func badCommandsSayWhatIsWrong(line: String) {
         do {
             _ = try ConsoleCommand.parse(line)

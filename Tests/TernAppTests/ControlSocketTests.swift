@@ -25,7 +25,7 @@ import Testing
         let sock = dir.file("control")
         let tern = try ChildProcess(try #require(TernBinary.path),
                                     ["run", "--map", map, "--gpsd", "127.0.0.1:\(feed.port)", "--console", "none", "--speech", "none",
-                                     "--log-dir", dir.file("drives"), "--control", sock],
+                                     "--log-dir", dir.file("drives"), "--control", sock, "--state-dir", dir.file("state")],
                                     outputPath: dir.file("run.out"))
         defer { tern.stop(grace: 2) }
         #expect(await waitUntilAsync(seconds: 10, poll: 0.05) { FileManager.default.fileExists(atPath: sock) })

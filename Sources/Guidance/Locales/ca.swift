@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.reroute": "S'està recalculant la ruta",
       "prompt.faster_route": "S'ha trobat una ruta més ràpida",
       "prompt.uturn_when_possible": "Feu un canvi de sentit quan sigui possible",
+      "prompt.resuming": "Es reprèn la ruta cap a {name}",
       "prompt.gps_lost": "S'ha perdut el senyal GPS",
       "prompt.no_route": "No hi ha cap ruta des d'aquí, continuo intentant-ho",
       "prompt.gps_recovered": "S'ha recuperat el senyal GPS",

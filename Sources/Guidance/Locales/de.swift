@@ -116,6 +116,7 @@ extension LocaleTables {
       "prompt.reroute": "Die Route wird neu berechnet",
       "prompt.faster_route": "Es wurde eine schnellere Route gefunden",
       "prompt.uturn_when_possible": "Wenn möglich, bitte wenden",
+      "prompt.resuming": "Die Zielführung nach {name} wird fortgesetzt",
       "prompt.gps_lost": "GPS-Signal verloren",
       "prompt.no_route": "Von hier aus keine Route, ich versuche es weiter",
       "prompt.gps_recovered": "GPS-Signal wieder empfangen",

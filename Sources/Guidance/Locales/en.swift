@@ -123,6 +123,7 @@ extension LocaleTables {
       "prompt.reroute": "Recalculating the route",
       "prompt.faster_route": "A faster route has been found",
       "prompt.uturn_when_possible": "Make a U-turn when possible",
+      "prompt.resuming": "Resuming guidance to {name}",
       "prompt.gps_lost": "GPS signal lost",
       "prompt.no_route": "No route from here, still trying",
       "prompt.gps_recovered": "GPS signal found",

@@ -116,6 +116,7 @@ extension LocaleTables {
       "prompt.reroute": "Recalculando la ruta",
       "prompt.faster_route": "Se ha encontrado una ruta más rápida",
       "prompt.uturn_when_possible": "Cambie de sentido cuando sea posible",
+      "prompt.resuming": "Se reanuda la ruta hacia {name}",
       "prompt.gps_lost": "Se ha perdido la señal GPS",
       "prompt.no_route": "No hay ruta desde aquí, sigo intentándolo",
       "prompt.gps_recovered": "Se ha recuperado la señal GPS",

@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.reroute": "Recalcul de l'itinéraire",
       "prompt.faster_route": "Un itinéraire plus rapide a été trouvé",
       "prompt.uturn_when_possible": "Faites demi-tour dès que possible",
+      "prompt.resuming": "Reprise du guidage vers {name}",
       "prompt.gps_lost": "Signal GPS perdu",
       "prompt.no_route": "Aucun itinéraire depuis ici, nouvel essai en cours",
       "prompt.gps_recovered": "Signal GPS retrouvé",

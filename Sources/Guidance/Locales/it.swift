@@ -117,6 +117,7 @@ extension LocaleTables {
       "prompt.reroute": "Ricalcolo del percorso",
       "prompt.faster_route": "È stato trovato un percorso più veloce",
       "prompt.uturn_when_possible": "Fai inversione a U appena possibile",
+      "prompt.resuming": "Riprendo la guida verso {name}",
       "prompt.gps_lost": "Segnale GPS perso",
       "prompt.no_route": "Nessun percorso da qui, continuo a provare",
       "prompt.gps_recovered": "Segnale GPS ritrovato",

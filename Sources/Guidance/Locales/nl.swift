@@ -118,6 +118,7 @@ extension LocaleTables {
       "prompt.reroute": "De route wordt opnieuw berekend",
       "prompt.faster_route": "Er is een snellere route gevonden",
       "prompt.uturn_when_possible": "Keer om zodra het mogelijk is",
+      "prompt.resuming": "De routebegeleiding naar {name} wordt hervat",
       "prompt.gps_lost": "GPS-signaal verloren",
       "prompt.no_route": "Geen route vanaf hier, ik blijf het proberen",
       "prompt.gps_recovered": "GPS-signaal hersteld",

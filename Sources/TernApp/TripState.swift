@@ -1,0 +1,137 @@
+import Foundation
+import Geo
+import JSONLines
+
+/// A place a driver goes to: what it is called and where.
+struct SavedPlace: Equatable, Sendable {
+    var label: String
+    var coordinate: Coordinate
+}
+
+/// What must survive a power cut (the power goes off at every stop in a car): favourites (home is
+/// one of them), recent destinations, and the trip under way with how far along its stops the car
+/// got. Written whole by `StateFile` at each change.
+struct TripState: Equatable, Sendable {
+    struct Trip: Equatable, Sendable {
+        /// The stops, then the destination, as the driver gave them.
+        var waypoints: [SavedPlace]
+        /// The first stop not reached yet.
+        var next: Int
+        var destination: SavedPlace { waypoints[waypoints.count - 1] }
+        var remaining: [SavedPlace] { Array(waypoints[min(next, waypoints.count - 1)...]) }
+    }
+
+    var favourites: [String: SavedPlace] = [:]
+    /// Newest first.
+    var recent: [SavedPlace] = []
+    var trip: Trip?
+    static let maxRecent = 10
+    static let formatVersion = 1
+
+    mutating func start(_ waypoints: [SavedPlace]) {
+        guard let destination = waypoints.last else { return }
+        trip = Trip(waypoints: waypoints, next: 0)
+        recent.removeAll { $0.coordinate.distance(to: destination.coordinate) < 30 }
+        recent.insert(destination, at: 0)
+        if recent.count > Self.maxRecent { recent.removeLast(recent.count - Self.maxRecent) }
+    }
+
+    // MARK: the file's JSON
+
+    var json: String {
+        func place(_ p: SavedPlace) -> JSONValue {
+            .object([("label", .string(p.label)), ("lat", .num(p.coordinate.latitude, 7)), ("lon", .num(p.coordinate.longitude, 7))])
+        }
+        var fields: [(String, JSONValue)] = [
+            ("version", .int(Self.formatVersion)),
+            ("favourites", .object(favourites.sorted { $0.key < $1.key }.map { ($0.key, place($0.value)) })),
+            ("recent", .array(recent.map(place))),
+        ]
+        if let t = trip { fields.append(("trip", .object([("waypoints", .array(t.waypoints.map(place))), ("next", .int(t.next))]))) }
+        return JSONValue.object(fields).serialized() + "\n"
+    }
+
+    /// Reads the file's JSON; throws a message naming the field that is wrong.
+    static func parse(_ data: Data) throws -> TripState {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw StateError("not a JSON object") }
+        guard root["version"] as? Int == formatVersion else { throw StateError("version: expected \(formatVersion)") }
+        func place(_ any: Any?, _ field: String) throws -> SavedPlace {
+            guard let d = any as? [String: Any], let label = d["label"] as? String,
+                  let lat = (d["lat"] as? NSNumber)?.doubleValue, let lon = (d["lon"] as? NSNumber)?.doubleValue,
+                  Coordinate(latitude: lat, longitude: lon).isValid else { throw StateError("\(field): expected {label, lat, lon}") }
+            return SavedPlace(label: label, coordinate: Coordinate(latitude: lat, longitude: lon))
+        }
+        var s = TripState()
+        for (name, p) in root["favourites"] as? [String: Any] ?? [:] { s.favourites[name] = try place(p, "favourites.\(name)") }
+        s.recent = try (root["recent"] as? [Any] ?? []).enumerated().map { try place($1, "recent[\($0)]") }
+        if let t = root["trip"] {
+            guard let d = t as? [String: Any], let list = d["waypoints"] as? [Any], !list.isEmpty, let next = d["next"] as? Int,
+                  (0..<list.count).contains(next) else { throw StateError("trip: expected {waypoints: [...], next}") }
+            s.trip = Trip(waypoints: try list.enumerated().map { try place($1, "trip.waypoints[\($0)]") }, next: next)
+        }
+        return s
+    }
+}
+
+struct StateError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// The state on disk, replaced atomically: written to a temporary file, flushed to the disk
+/// (fsync), renamed over the old one, and the folder flushed, so that after a power cut at any
+/// moment the file holds the old state or the new one, never a mix (the rename is atomic; the
+/// fsyncs make it durable in that order).
+struct StateFile {
+    let path: String
+
+    /// The saved state: empty when there is none; a damaged file is set aside (`.bad`) with a
+    /// warning rather than lost or trusted.
+    func load() -> (TripState, warning: String?) {
+        do {
+            return (try loadStrict(), nil)
+        } catch {
+            let aside = path + ".bad"
+            _ = rename(path, aside)
+            return (TripState(), "\(path): \(error); starting without saved places (the file is kept as \(aside))")
+        }
+    }
+
+    /// The saved state, or why the file is not a whole one (a missing file is an empty state).
+    func loadStrict() throws -> TripState {
+        guard let data = FileManager.default.contents(atPath: path) else { return TripState() }
+        return try TripState.parse(data)
+    }
+
+    func save(_ state: TripState) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+        let tmp = path + ".partial"
+        let bytes = Array(state.json.utf8)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StateError("\(tmp): \(String(cString: strerror(errno)))") }
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + off, bytes.count - off) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                let why = String(cString: strerror(errno))
+                close(fd)
+                unlink(tmp)
+                throw StateError("\(tmp): \(why)")
+            }
+            off += n
+        }
+        let synced = fsync(fd) == 0
+        let why = String(cString: strerror(errno))
+        close(fd)
+        guard synced else { unlink(tmp); throw StateError("\(tmp): \(why)") }
+        guard rename(tmp, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(tmp)
+            throw StateError("\(path): \(why)")
+        }
+        let dir = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 { fsync(dir); close(dir) }
+    }
+}
