@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "MapMatchingTests", dependencies: ["MapMatching", "Positioning", "MapCompiler", "MapData", "Routing", "Simulation", "Geo", "TestSupport"]),
         .testTarget(name: "FeatureCheckTests", dependencies: ["FeatureCheck", "TestSupport"]),
         .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo", "MapData",
-                                                        "MapCompiler", "Navigation", "Routing"]),
+                                                        "MapCompiler", "Navigation", "Routing", "Search", "Console"]),
     ],
     cxxLanguageStandard: .cxx17
 )

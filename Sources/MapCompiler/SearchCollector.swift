@@ -20,7 +20,13 @@ struct SearchCollector {
         var city: String
         var postcode: String
     }
-    struct RawPOI { var coordinate: Coordinate; var names: Names?; var category: SearchCategory }
+    struct RawPOI {
+        var coordinate: Coordinate
+        var names: Names?
+        var category: SearchCategory
+        /// addr:city and addr:postcode where tagged: a shop on a border street is in the town it says.
+        var town: String
+    }
     struct RawInterpolation { var nodeIDs: [Int64]; var points: [Coordinate]; var step: Int; var street: String }
 
     var places: [RawPlace] = []
@@ -56,7 +62,7 @@ struct SearchCollector {
             addresses.append(a)
             numberedNodes[nodeID] = a
         }
-        if let (names, category) = Self.poi(tags) { pois.append(RawPOI(coordinate: c, names: names, category: category)) }
+        if let (names, category) = Self.poi(tags) { pois.append(RawPOI(coordinate: c, names: names, category: category, town: Self.town(tags))) }
     }
 
     mutating func add(way: OSMWay) {
@@ -78,7 +84,9 @@ struct SearchCollector {
         }
         let centre = Self.centroid(points)
         if let a = Self.address(tags, at: centre) { addresses.append(a) }
-        if let (names, category) = Self.poi(tags) { pois.append(RawPOI(coordinate: centre, names: names, category: category)) }
+        if let (names, category) = Self.poi(tags) {
+            pois.append(RawPOI(coordinate: centre, names: names, category: category, town: Self.town(tags)))
+        }
         if let kind = tags["place"].flatMap(PlaceClass.init(tag:)), let names = Self.names(tags) {
             places.append(RawPlace(coordinate: centre, names: names, kind: kind))
         }
@@ -91,7 +99,8 @@ struct SearchCollector {
         for line in interpolations {
             var previous: (index: Int, number: Int, address: RawAddress)?
             for (i, id) in line.nodeIDs.enumerated() {
-                guard let a = numberedNodes[id], let n = Int(a.number) else { continue }
+                // (a number beyond 100 000 is a tagging error, and would overflow the arithmetic)
+                guard let a = numberedNodes[id], let n = Int(a.number), (0...100_000).contains(n) else { continue }
                 if let p = previous, abs(n - p.number) > line.step, abs(n - p.number) / line.step <= 500 {
                     let along = Array(line.points[p.index...i]), length = along.lengthMeters
                     let dir = n > p.number ? line.step : -line.step
@@ -112,6 +121,8 @@ struct SearchCollector {
         interpolations = []
         numberedNodes = [:]
     }
+
+    static func town(_ tags: OSMTags) -> String { [tags["addr:city"], tags["addr:postcode"]].compactMap { $0 }.joined(separator: " ") }
 
     static func interpolationStep(_ v: String) -> Int? {
         switch v {

@@ -7,8 +7,8 @@ import Search
 ///   "Hauptstraße" of two villages are two results);
 /// - each house number joins the nearest street object of its addr:street name, or a street made
 ///   from the numbers themselves where no way carries the name (addr:place, unmapped lanes);
-/// - every object is "in" the settlement and suburb whose node is nearest relative to how far
-///   that kind of place reaches (the is_in rule; boundaries are not read);
+/// - every object is "in" a town and a district (Whereabouts: its municipal boundary, else the
+///   place node nearest relative to how far that kind of place reaches, the is_in rule);
 /// - terms are SearchText's, postings list the objects whose names hold each term.
 enum SearchIndexBuilder {
     /// Pieces of an object before its terms have ids.
@@ -52,11 +52,11 @@ enum SearchIndexBuilder {
         // a boundary is its place node where one of its name lies in it, else a place of its own
         let nodePlaceCount = pending.count
         let boundaries = collector.boundaries.assembled()
+        var placesByName = [[String]: [Int]]()
+        for k in pending.indices { placesByName[Array(pending[k].nameTerms.prefix(pending[k].primaryTerms)), default: []].append(k) }
         var boundaryPlace = [Int]()
         for b in boundaries {
-            let key = SearchText.terms(b.names.primary)
-            if let k = pending.indices.first(where: { pending[$0].object.kind == .place && pending[$0].nameTerms.prefix(pending[$0].primaryTerms).elementsEqual(key)
-                && b.contains(pending[$0].object.coordinate) }) {
+            if let k = placesByName[SearchText.terms(b.names.primary)]?.first(where: { b.contains(pending[$0].object.coordinate) }) {
                 boundaryPlace.append(k)
             } else {
                 let cls: PlaceClass = b.level <= 8 ? .town : .suburb
@@ -80,7 +80,7 @@ enum SearchIndexBuilder {
         }
         // house numbers: to the nearest street of their name within 1 km (in their own town if it
         // has one there), else to a street made of them
-        var orphans = [String: [(Int, SearchCollector.RawAddress)]]()
+        var orphans = [String: [SearchCollector.RawAddress]]()
         for a in collector.addresses {
             let key = SearchText.terms(a.street).joined(separator: " ")
             guard !key.isEmpty else { continue }
@@ -88,11 +88,11 @@ enum SearchIndexBuilder {
                 pending[firstStreet + s].numbers.append((a.coordinate, a.number))
                 addContext(a, to: &pending[firstStreet + s])
             } else {
-                orphans[key, default: []].append((0, a))
+                orphans[key, default: []].append(a)
             }
         }
         for (_, list) in orphans.sorted(by: { $0.key < $1.key }) {
-            for group in proximityGroups(list.map(\.1), meters: 500) {
+            for group in proximityGroups(list, meters: 500) {
                 let c = SearchCollector.centroid(group.map(\.coordinate))
                 add(.street, at: c, names: .init(primary: group[0].street, others: []), category: 0, rank: 40)
                 for a in group {
@@ -114,6 +114,7 @@ enum SearchIndexBuilder {
             seenPOIs["\(key) \(cell)", default: []].append(poi.coordinate)
             add(.poi, at: poi.coordinate, names: names, category: poi.category.rawValue, rank: 65,
                 extra: poi.category == .none ? [] : [poi.category.indexTerm])
+            pending[pending.count - 1].contextTerms = Array(SearchText.terms(poi.town).prefix(12))
         }
 
         // where each object is
@@ -171,7 +172,8 @@ enum SearchIndexBuilder {
         return t
     }
 
-    /// Groups points of one name that lie within `meters` of one another (single linkage on a grid).
+    /// Groups house numbers of one street name: each joins the first group that has one within
+    /// `meters` of it, else starts a group (numbers of one name without a street are few).
     static func proximityGroups(_ items: [SearchCollector.RawAddress], meters: Double) -> [[SearchCollector.RawAddress]] {
         var groups = [[SearchCollector.RawAddress]]()
         for a in items {

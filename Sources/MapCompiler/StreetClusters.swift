@@ -19,8 +19,9 @@ struct StreetClusters {
     }
 
     private(set) var clusters: [Cluster] = []
-    /// Clusters by folded name.
+    /// Clusters by folded name, and by folded name and town.
     private var byKey: [String: [Int]] = [:]
+    private var byKeyInTown: [String: [Int]] = [:]
     static let cellDegrees = 0.0025
 
     init(_ ways: [SearchCollector.RawStreet], town: (Coordinate) -> String) {
@@ -60,6 +61,7 @@ struct StreetClusters {
                 for w in ws.dropFirst() { others.formUnion(ways[w].names.others) }
                 names.others = others.sorted()
                 byKey[key, default: []].append(clusters.count)
+                byKeyInTown[group, default: []].append(clusters.count)
                 clusters.append(Cluster(names: names, rank: ws.map { ways[$0].rank }.max() ?? 40, points: points, point: point,
                                         town: towns[ws[0]], minLat: points.map(\.latitude).min()!, maxLat: points.map(\.latitude).max()!,
                                         minLon: points.map(\.longitude).min()!, maxLon: points.map(\.longitude).max()!))
@@ -69,9 +71,8 @@ struct StreetClusters {
 
     /// The street of this folded name nearest to `c` within `within` metres, in `town` where one is.
     func nearest(key: String, to c: Coordinate, within: Double, town: String) -> Int? {
-        let all = byKey[key] ?? []
-        let inTown = all.filter { clusters[$0].town == town }
-        return nearest(among: inTown, to: c, within: within) ?? nearest(among: all, to: c, within: within)
+        nearest(among: byKeyInTown[key + "\u{1}" + town] ?? [], to: c, within: within)
+            ?? nearest(among: byKey[key] ?? [], to: c, within: within)
     }
 
     private func nearest(among candidates: [Int], to c: Coordinate, within: Double) -> Int? {

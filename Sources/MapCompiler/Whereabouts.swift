@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// Which town and district a search object lies in, the way people name them:
@@ -15,7 +16,11 @@ struct Whereabouts {
     private let villages: PlaceGrid
     private let districts: PlaceGrid
     private let boundaries: [(AdminBoundaries.Boundary, Int)]
+    /// Boundaries by the 0.1° cells their extent covers (a point is tested against those of its cell).
+    private var boundaryCells: [Int64: [Int]] = [:]
     private var addressTowns: [Int64: [(Coordinate, String)]] = [:]
+    /// Places whose boundary the map has: the point is in them by the boundary or not at all.
+    private let bounded: Set<Int>
     /// The town of each district place (by object index).
     private var districtTown: [Int: Int] = [:]
     static let townCellDegrees = 0.01
@@ -25,6 +30,14 @@ struct Whereabouts {
         villages = PlaceGrid(places.filter { $0.2 == .village })
         districts = PlaceGrid(places.filter { $0.2.isSubdivision || $0.2 == .village })
         self.boundaries = boundaries
+        bounded = Set(boundaries.map(\.1))
+        let cell = PlaceGrid.cellDegrees
+        // (a municipality spans well under 5°; a wider one is a broken relation, not worth the cells)
+        for (k, (b, _)) in boundaries.enumerated() where b.maxLat - b.minLat < 5 && b.maxLon - b.minLon < 5 {
+            let r0 = Int64((b.minLat / cell).rounded(.down)), r1 = Int64((b.maxLat / cell).rounded(.down))
+            let c0 = Int64((b.minLon / cell).rounded(.down)), c1 = Int64((b.maxLon / cell).rounded(.down))
+            for row in r0...r1 { for col in c0...c1 { boundaryCells[row << 32 + col, default: []].append(k) } }
+        }
         for a in addresses where !a.city.isEmpty {
             addressTowns[PlaceGrid.key(a.coordinate, Self.townCellDegrees), default: []].append((a.coordinate, a.city))
         }
@@ -36,28 +49,33 @@ struct Whereabouts {
     /// The town a point is in: its municipality boundary, else the nearest town or village node.
     private func city(of c: Coordinate, object: Int, ownClass: PlaceClass?) -> Int? {
         // a place is in a bigger settlement only
-        let bigger: (Int, PlaceClass) -> Bool = { k, cls in k != object && (ownClass == nil || cls.rawValue < ownClass!.rawValue) }
+        // (a town whose boundary the map has is not "nearest" to what lies outside it: Monaco's
+        // node is not the town of the French village across the border)
+        let bigger: (Int, PlaceClass) -> Bool = { [bounded] k, cls in
+            k != object && !bounded.contains(k) && (ownClass == nil || cls.rawValue < ownClass!.rawValue)
+        }
         return boundary(containing: c, levels: 8...8, except: object) ?? boundary(containing: c, levels: 7...7, except: object)
             ?? towns.nearest(to: c, allowed: bigger) ?? villages.nearest(to: c, allowed: bigger)
     }
 
     /// The place of the most detailed boundary of these levels holding a point.
     private func boundary(containing c: Coordinate, levels: ClosedRange<Int>, except object: Int) -> Int? {
-        boundaries.filter { levels.contains($0.0.level) && $0.1 != object && $0.0.contains(c) }.max { $0.0.level < $1.0.level }?.1
+        let candidates = boundaryCells[PlaceGrid.key(c, PlaceGrid.cellDegrees)] ?? []
+        return candidates.map { boundaries[$0] }.filter { levels.contains($0.0.level) && $0.1 != object && $0.0.contains(c) }
+            .max { $0.0.level < $1.0.level }?.1
     }
 
     func locate(_ c: Coordinate, object: Int, ownClass: PlaceClass?) -> (city: Int?, suburb: Int?, neighboursTown: String?) {
         let city = self.city(of: c, object: object, ownClass: ownClass)
         // a place is named by itself and its town only ("Rotenboden, Triesenberg")
         let suburb = ownClass != nil ? nil : boundary(containing: c, levels: 9...10, except: object)
-            ?? districts.nearest(to: c) { k, _ in k != object && k != city && districtTown[k] == city }
+            ?? districts.nearest(to: c) { [bounded] k, _ in k != object && k != city && !bounded.contains(k) && districtTown[k] == city }
         return (city, suburb, city == nil ? neighboursTown(c) : nil)
     }
 
     /// A key for the town a point is in ("" where nothing names one).
     func town(_ c: Coordinate) -> String {
-        let w = locate(c, object: -1, ownClass: nil)
-        return w.city.map { String($0) } ?? w.neighboursTown ?? ""
+        city(of: c, object: -1, ownClass: nil).map { String($0) } ?? neighboursTown(c) ?? ""
     }
 
     /// The addr:city most tagged on house numbers within 1 km.
@@ -93,9 +111,11 @@ struct PlaceGrid {
     func nearest(to c: Coordinate, allowed: (Int, PlaceClass) -> Bool) -> Int? {
         var best: (Int, Double)?
         let key = Self.key(c, Self.cellDegrees)
-        // 12 km (a city's reach) is within two cells of 0.1° in latitude, and in longitude below 64°N
+        // 12 km (a city's reach) is within two cells of 0.1° in latitude; in longitude a cell
+        // narrows with the latitude's cosine (two cells at 45°N, four at 65°N)
+        let across = Int64(min(20, (2 / max(0.1, cos(c.latitude * .pi / 180))).rounded(.up)))
         for dy in Int64(-2)...2 {
-            for dx in Int64(-2)...2 {
+            for dx in -across...across {
                 for k in cells[key + (dy << 32) + dx] ?? [] {
                     let p = places[k]
                     guard allowed(p.index, p.kind) else { continue }

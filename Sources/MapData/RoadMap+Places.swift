@@ -26,15 +26,13 @@ extension RoadMap {
 
     /// Calls `body` with each place within the radius and its distance, while it returns true.
     private func visitPlaces(near c: Coordinate, radiusMeters: Double, _ body: (Place, Double) -> Bool) {
-        guard placeCount > 0 else { return }
+        guard placeCount > 0, c.isValid, radiusMeters.isFinite, radiusMeters >= 0 else { return }
         let ruler = CheapRuler(latitude: c.latitude)
         let dLat = radiusMeters / ruler.ky, dLon = radiusMeters / ruler.kx
         let g = grid
-        let r0 = max(0, Int(((c.latitude - dLat - g.minLat) / g.cellLat).rounded(.down)))
-        let r1 = min(g.rows - 1, Int(((c.latitude + dLat - g.minLat) / g.cellLat).rounded(.down)))
-        let c0 = max(0, Int(((c.longitude - dLon - g.minLon) / g.cellLon).rounded(.down)))
-        let c1 = min(g.cols - 1, Int(((c.longitude + dLon - g.minLon) / g.cellLon).rounded(.down)))
-        guard r0 <= r1, c0 <= c1 else { return }
+        guard let (r0, r1, c0, c1) = cellRange((c.latitude - dLat)...(c.latitude + dLat), (c.longitude - dLon)...(c.longitude + dLon)) else {
+            return
+        }
         for r in r0...r1 {
             for col in c0...c1 {
                 let cell = r * g.cols + col

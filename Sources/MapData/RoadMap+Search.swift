@@ -2,6 +2,8 @@ import Geo
 
 /// Little-endian u32s read in place from the mapped file (a posting list, an object's terms).
 public struct MappedU32s: RandomAccessCollection, Sendable {
+    // Read-only bytes of the map's mapping, which lives as long as the RoadMap (immutable,
+    // unmapped in deinit only), so sharing them between threads is safe while the map is held.
     nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
     public var startIndex: Int { 0 }
     public var endIndex: Int { bytes.count / 4 }
@@ -36,6 +38,12 @@ extension RoadMap {
         return lo
     }
 
+    /// The id of the term spelt exactly so, nil when the map has none.
+    public func searchTerm(exactly key: [UInt8]) -> Int? {
+        let t = searchTermLowerBound(key)
+        return t < searchTermCount && searchTermBytes(t).elementsEqual(key) ? t : nil
+    }
+
     /// The objects whose names hold term `i`, ascending.
     public func searchPostings(_ term: Int) -> MappedU32s {
         let idx = section(.searchPostingIndex)
@@ -64,15 +72,13 @@ extension RoadMap {
 
     /// The nearest house number within `radiusMeters`, with its distance.
     public func nearestAddress(to c: Coordinate, radiusMeters: Double) -> (SearchAddress, Double)? {
-        guard hasSearchIndex else { return nil }
+        guard hasSearchIndex, c.isValid, radiusMeters.isFinite, radiusMeters >= 0 else { return nil }
         let ruler = CheapRuler(latitude: c.latitude)
         let g = grid
         let dLat = radiusMeters / ruler.ky, dLon = radiusMeters / ruler.kx
-        let r0 = max(0, Int(((c.latitude - dLat - g.minLat) / g.cellLat).rounded(.down)))
-        let r1 = min(g.rows - 1, Int(((c.latitude + dLat - g.minLat) / g.cellLat).rounded(.down)))
-        let c0 = max(0, Int(((c.longitude - dLon - g.minLon) / g.cellLon).rounded(.down)))
-        let c1 = min(g.cols - 1, Int(((c.longitude + dLon - g.minLon) / g.cellLon).rounded(.down)))
-        guard r0 <= r1, c0 <= c1 else { return nil }
+        guard let (r0, r1, c0, c1) = cellRange((c.latitude - dLat)...(c.latitude + dLat), (c.longitude - dLon)...(c.longitude + dLon)) else {
+            return nil
+        }
         var best: (SearchAddress, Double)?
         let idx = section(.searchAddressIndex), cells = section(.searchAddressCells)
         for r in r0...r1 {

@@ -333,7 +333,7 @@ public final class RoadMap: Sendable {
         for k in lo..<hi { out.append(u32(entries + k * 4)) }
     }
 
-    private func cellRange(_ lat: ClosedRange<Double>, _ lon: ClosedRange<Double>) -> (Int, Int, Int, Int)? {
+    func cellRange(_ lat: ClosedRange<Double>, _ lon: ClosedRange<Double>) -> (Int, Int, Int, Int)? {
         let g = grid
         guard lat.lowerBound.isFinite, lat.upperBound.isFinite, lon.lowerBound.isFinite, lon.upperBound.isFinite else { return nil }
         let r0 = max(0, Int(max(-1, ((lat.lowerBound - g.minLat) / g.cellLat).rounded(.down))))

@@ -64,9 +64,7 @@ public struct Geocoder: Sendable {
 
     /// POIs of a category nearest to a point (within `radiusMeters`), nearest first.
     public func nearest(_ category: SearchCategory, to c: Coordinate, radiusMeters: Double = 50_000, limit: Int = 5) -> [SearchResult] {
-        let key = Array(category.indexTerm.utf8)
-        let t = map.searchTermLowerBound(key)
-        guard t < map.searchTermCount, map.searchTermBytes(t).elementsEqual(key) else { return [] }
+        guard c.isValid, let t = map.searchTerm(exactly: Array(category.indexTerm.utf8)) else { return [] }
         var out = [SearchResult]()
         for o in map.searchPostings(t) {
             let obj = map.searchObject(Int(o))
@@ -87,14 +85,26 @@ public struct Geocoder: Sendable {
     // MARK: candidates and scores
 
     /// Objects listed under any word's terms, starting from the words that are not too common.
+    /// A word too common to start from ("hauptstr" on a country's map) still brings its objects
+    /// that lie in a town or district another word names.
     private func candidates(_ q: SearchQuery) -> Set<UInt32> {
         let words = q.words.filter { !$0.matches.isEmpty }
         guard !words.isEmpty else { return [] }
-        var starters = words.filter { $0.postings <= Self.commonWordPostings }
-        if starters.isEmpty, let rarest = words.min(by: { $0.postings < $1.postings }) { starters = [rarest] }
+        var starters = words.indices.filter { words[$0].postings <= Self.commonWordPostings }
+        if starters.isEmpty, let rarest = words.indices.min(by: { words[$0].postings < words[$1].postings }) { starters = [rarest] }
         var out = Set<UInt32>()
-        for w in starters {
-            for t in w.matches.keys { out.formUnion(map.searchPostings(Int(t))) }
+        for k in starters {
+            for t in words[k].matches.keys { out.formUnion(map.searchPostings(Int(t))) }
+        }
+        let places = Set(out.filter { map.searchObject(Int($0)).kind == .place })
+        guard !places.isEmpty else { return out }
+        for k in words.indices where !starters.contains(k) {
+            for t in words[k].matches.keys {
+                for o in map.searchPostings(Int(t)) {
+                    let obj = map.searchObject(Int(o))
+                    if places.contains(obj.city) || places.contains(obj.suburb) { out.insert(o) }
+                }
+            }
         }
         return out
     }
@@ -112,13 +122,18 @@ public struct Geocoder: Sendable {
         var nameScore = 0.0, contextScore = 0.0, unmatched = 0, words = 0
         var primaryMatched = Set<UInt32>()
         var numbers = [String]()
+        // each name term answers one word: in "Straße des 17. Juni 17" the second 17 is the house
+        var used = Set<UInt32>()
         for w in q.words {
             var best = 0.0, bestTerm: UInt32?
-            for t in nameTerms { if let m = w.matches[t], m > best { best = m; bestTerm = t } }
-            if let c = w.category, o.kind == .poi, o.category == c.rawValue { best = 1 }
+            for t in nameTerms where !used.contains(t) { if let m = w.matches[t], m > best { best = m; bestTerm = t } }
+            if let c = w.category, o.kind == .poi, o.category == c.rawValue { best = 1; bestTerm = nil }
             if best > 0 {
                 nameScore += best
-                if let t = bestTerm, nameTerms.prefix(Int(o.primaryTermCount)).contains(t) { primaryMatched.insert(t) }
+                if let t = bestTerm {
+                    used.insert(t)
+                    if nameTerms.prefix(Int(o.primaryTermCount)).contains(t) { primaryMatched.insert(t) }
+                }
                 if !w.isNumber { words += 1 }
                 continue
             }

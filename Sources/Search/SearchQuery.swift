@@ -19,6 +19,8 @@ struct SearchQuery {
     /// At most this many words are read: a query is a few words, and the rest of a 10 kB paste
     /// would only cost time.
     static let maxWords = 10
+    /// At most this many terms a prefix stands for ("st" starts thousands): the shortest come first.
+    static let maxPrefixTerms = 400
 
     var words: [Word] = []
 
@@ -54,24 +56,22 @@ struct SearchQuery {
                 w.matches[id] = weight
             }
         }
-        if let c = w.category {
-            let key = Array(c.indexTerm.utf8)
-            let t = map.searchTermLowerBound(key)
-            if t < map.searchTermCount, map.searchTermBytes(t).elementsEqual(key) { add(t, 1) }
-        }
+        if let c = w.category, let t = map.searchTerm(exactly: Array(c.indexTerm.utf8)) { add(t, 1) }
         let spellings = [w.text] + SearchText.variants(w.text)
         for s in spellings {
             let key = Array(s.utf8)
             var t = map.searchTermLowerBound(key)
             // numbers match whole (a house number "1" is not a prefix of "12"); words as prefixes too
             let prefixes = !w.isNumber && key.count >= (last ? 2 : 3)
-            while t < map.searchTermCount {
+            var expanded = 0
+            while t < map.searchTermCount, expanded < Self.maxPrefixTerms {
                 let bytes = map.searchTermBytes(t)
                 guard bytes.starts(with: key) else { break }
                 if bytes.count == key.count {
                     add(t, 1)
                 } else if prefixes {
                     add(t, 0.55 + 0.4 * Double(key.count) / Double(bytes.count))
+                    expanded += 1
                 } else {
                     break
                 }
@@ -79,12 +79,11 @@ struct SearchQuery {
             }
         }
         for form in w.endingTypoForms {
-            let key = Array(form.utf8)
-            let t = map.searchTermLowerBound(key)
-            if t < map.searchTermCount, map.searchTermBytes(t).elementsEqual(key) { add(t, 0.8) }
+            if let t = map.searchTerm(exactly: Array(form.utf8)) { add(t, 0.8) }
         }
-        // one typo in a word of 5 letters or more, where the word itself is not a term
-        if !w.isNumber, w.text.utf8.count >= 5, !w.matches.values.contains(1) {
+        // one typo in a word of 5 letters or more that matched nothing, not even as a prefix
+        // (a scan of the whole dictionary: a few hundred µs for a region's, see docs/benchmarks.md)
+        if !w.isNumber, w.text.utf8.count >= 5, w.matches.isEmpty {
             for s in spellings + w.endingTypoForms {
                 let key = Array(s.utf8)
                 for t in 0..<map.searchTermCount {

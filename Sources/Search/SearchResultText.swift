@@ -7,7 +7,9 @@ public enum SearchResultText {
     }
 
     public static func line(_ number: Int, _ label: String, at c: Coordinate, from: Coordinate?) -> String {
-        var s = "\(number) \(label)"
+        // a name is the map's text: a line break in it would break the console's list framing
+        let oneLine = String(String.UnicodeScalarView(label.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        var s = "\(number) \(oneLine)"
         if let from {
             let d = from.distance(to: c)
             s += " " + distance(d)

@@ -27,10 +27,14 @@ public enum SearchText {
             if !current.isEmpty { raw.append(current) }
             current = ""
         }
-        for u in text.unicodeScalars {
+        // composed first: "u" + combining diaeresis is "ü", one letter, not a separator
+        for u in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if u.properties.generalCategory == .nonspacingMark { continue }
             if let folded = fold(u) { current += folded } else { flush() }
         }
         flush()
+        // a name of single letters only ("P&P", "A & O") is one word of them
+        if !raw.isEmpty, raw.allSatisfy({ $0.count == 1 && !isNumeric($0) }) { return [raw.joined()] }
         var out = [String]()
         var i = 0
         while i < raw.count {

@@ -85,6 +85,8 @@ final class ControlServer: @unchecked Sendable {
     private func readLoop(_ conn: Connection) {
         var pending = [UInt8]()
         var buf = [UInt8](repeating: 0, count: 1024)
+        // after a line too long, the rest of it up to its end is dropped, not read as a command
+        var discarding = false
         while true {
             let n = read(conn.fd, &buf, buf.count)
             if n < 0 && errno == EINTR { continue }
@@ -93,20 +95,25 @@ final class ControlServer: @unchecked Sendable {
             while let nl = pending.firstIndex(of: 10) {
                 let line = String(decoding: pending[..<nl], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 pending.removeSubrange(...nl)
+                if discarding { discarding = false; continue }
                 if !line.isEmpty { onLine(line, conn) }
             }
-            if pending.count > 4096 { send("error: line too long", to: conn); pending.removeAll() }
+            if pending.count > 4096 {
+                if !discarding { send("error: line too long (at most 4096 bytes)", to: conn) }
+                pending.removeAll()
+                discarding = true
+            }
         }
         drop(conn)
     }
 
-    /// Writes one line to a connection (nothing when it is gone).
     /// How many lines follow a list reply's header ("ok: 3 found:" → 3); nil for a one-line reply.
     static func listLength(header: String) -> Int? {
         guard header.hasPrefix("ok: "), header.hasSuffix(":") else { return nil }
         return Int(header.dropFirst(4).prefix { $0.isNumber })
     }
 
+    /// Writes one line to a connection (nothing when it is gone).
     func send(_ line: String, to conn: Connection) {
         lock.lock()
         defer { lock.unlock() }

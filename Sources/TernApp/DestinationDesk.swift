@@ -35,16 +35,15 @@ final class DestinationDesk {
 
     // MARK: commands
 
-    /// The reply lines to a destination command; nil for the other commands.
-    func handle(_ command: ConsoleCommand, pipeline: DrivePipeline) -> [String]? {
+    /// The reply lines to a destination command (go, cancel, find, near, save, home, fav, recent).
+    func handle(_ command: ConsoleCommand, pipeline: DrivePipeline) -> [String] {
         let here = pipeline.lastFix?.coordinate
         switch command {
         case .find(let text):
             guard let geocoder else { return [noIndex] }
             do {
                 let results = try geocoder.search(text, near: here)
-                return list(results.map { SavedPlace(label: $0.label, coordinate: $0.coordinate) }, from: here,
-                            header: "found", empty: "nothing found for \"\(text)\"")
+                return list(results.map(SavedPlace.init), from: here, header: "found", empty: "nothing found for \"\(text)\"")
             } catch { return ["error: \(error)"] }
         case .goResult(let n):
             guard n <= lastList.count else { return ["error: there is no result \(n); `find` something first"] }
@@ -59,10 +58,9 @@ final class DestinationDesk {
                 // match of a far more important kind (the town Vaduz, not the post office "Vaduz")
                 let second = results.dropFirst().first
                 if second.map({ top.score - $0.score >= Self.clearLead || top.importance - $0.importance >= Self.clearImportance }) ?? true {
-                    return [go([SavedPlace(label: top.label, coordinate: top.coordinate)], pipeline: pipeline)]
+                    return [go([SavedPlace(top)], pipeline: pipeline)]
                 }
-                return list(results.map { SavedPlace(label: $0.label, coordinate: $0.coordinate) }, from: here,
-                            header: "found; which one? go N", empty: "")
+                return list(results.map(SavedPlace.init), from: here, header: "found; which one? go N", empty: "")
             } catch { return ["error: \(error)"] }
         case .go(let destination, let vias):
             let stops = (vias + [destination]).map { SavedPlace(label: describe($0), coordinate: $0) }
@@ -112,8 +110,8 @@ final class DestinationDesk {
             state.trip = nil
             resumeAnnouncement = nil
             return ["ok: guidance cancelled" + persist()]
-        default:
-            return nil
+        case .via, .repeatPrompt, .mute, .volume, .status, .traffic, .reroute, .continueGuidance, .help:
+            return ["error: `\(command)` is not about where to go"]  // (RunCommand.handle answers these)
         }
     }
 

@@ -162,7 +162,8 @@ enum RunCommand {
         if let w = desk.loadWarning { printError("tern: \(w)") }
         if let g = desk.geocoder { pipeline.describe = { g.describe($0) } }
         if let d = config.destination {
-            pipeline.go(to: [d], time: 0)
+            // (the configured destination replaces a trip the state file held)
+            _ = desk.handle(.go(destination: d, vias: []), pipeline: pipeline)
         } else if let resumed = desk.resume(pipeline: pipeline) {
             printError("tern: \(resumed)")
         }
@@ -239,54 +240,51 @@ enum RunCommand {
     /// Carries out a console command; returns the reply lines (one, or a header and a list).
     static func handleCommand(_ line: String, pipeline: DrivePipeline, desk: DestinationDesk) -> [String] {
         do {
-            let command = try ConsoleCommand.parse(line)
-            if let reply = desk.handle(command, pipeline: pipeline) { return reply }
-            let reply = handle(command, pipeline: pipeline)
-            // the trip under way, also before the first fix of a resumed one
-            if command == .status, let trip = desk.state.trip { return [reply + "; going to \(trip.destination.label)"] }
-            return [reply]
+            return handle(try ConsoleCommand.parse(line), pipeline: pipeline, desk: desk)
         } catch {
             return ["error: \(error)"]
         }
     }
 
-    /// The commands that are not about where to go.
-    static func handle(_ command: ConsoleCommand, pipeline: DrivePipeline) -> String {
-            switch command {
-            case .via(let c):
-                return "error: `via` needs an active route with a destination; use go DEST via \(c)"
-            case .repeatPrompt:
-                pipeline.repeatLastPrompt()
-                return "ok"
-            case .mute(let on):
-                pipeline.muted = on
-                return on ? "ok: muted" : "ok: speaking"
-            case .volume:
-                return "error: volume is set with the sound card's mixer (alsamixer) in this version"
-            case .status:
-                return "ok: \(pipeline.navigator.state.name)" + (pipeline.navigator.progress.map {
-                    String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
-                } ?? "")
-            case .traffic(let statement):
-                var t = pipeline.traffic
-                if statement == "clear" { t = TrafficConditions() } else {
-                    do { try t.apply(statement, place: "traffic") } catch { return "error: \(error)" }
-                }
-                pipeline.traffic = t
-                return "ok: \(t.closed.count) closed, \(t.speedKmh.count) slowed"
-            case .reroute:
-                guard pipeline.navigator.route != nil else { return "error: no route to leave" }
-                pipeline.reroute()
-                return "ok: rerouting"
-            case .continueGuidance:
-                guard pipeline.navigator.state == .atWaypoint else { return "error: not stopped at a waypoint" }
-                pipeline.continueRoute()
-                return "ok: on to the next stop"
-            case .help:
-                return ConsoleCommand.helpText
-            case .go, .cancel, .find, .goResult, .goText, .near, .save, .home, .favourite, .recent:
-                return "error: \(command) is handled by the destination desk"  // (DestinationDesk.handle answers these)
+    static func handle(_ command: ConsoleCommand, pipeline: DrivePipeline, desk: DestinationDesk) -> [String] {
+        switch command {
+        case .go, .cancel, .find, .goResult, .goText, .near, .save, .home, .favourite, .recent:
+            return desk.handle(command, pipeline: pipeline)
+        case .via(let c):
+            return ["error: `via` needs an active route with a destination; use go DEST via \(c)"]
+        case .repeatPrompt:
+            pipeline.repeatLastPrompt()
+            return ["ok"]
+        case .mute(let on):
+            pipeline.muted = on
+            return [on ? "ok: muted" : "ok: speaking"]
+        case .volume:
+            return ["error: volume is set with the sound card's mixer (alsamixer) in this version"]
+        case .status:
+            let progress = pipeline.navigator.progress.map {
+                String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
+            } ?? ""
+            // the trip under way, also before the first fix of a resumed one
+            let trip = desk.state.trip.map { "; going to \($0.destination.label)" } ?? ""
+            return ["ok: \(pipeline.navigator.state.name)" + progress + trip]
+        case .traffic(let statement):
+            var t = pipeline.traffic
+            if statement == "clear" { t = TrafficConditions() } else {
+                do { try t.apply(statement, place: "traffic") } catch { return ["error: \(error)"] }
             }
+            pipeline.traffic = t
+            return ["ok: \(t.closed.count) closed, \(t.speedKmh.count) slowed"]
+        case .reroute:
+            guard pipeline.navigator.route != nil else { return ["error: no route to leave"] }
+            pipeline.reroute()
+            return ["ok: rerouting"]
+        case .continueGuidance:
+            guard pipeline.navigator.state == .atWaypoint else { return ["error: not stopped at a waypoint"] }
+            pipeline.continueRoute()
+            return ["ok: on to the next stop"]
+        case .help:
+            return [ConsoleCommand.helpText]
+        }
     }
 }
 

@@ -1,11 +1,17 @@
 import Foundation
 import Geo
 import JSONLines
+import Search
 
 /// A place a driver goes to: what it is called and where.
 struct SavedPlace: Equatable, Sendable {
     var label: String
     var coordinate: Coordinate
+}
+
+extension SavedPlace {
+    /// A search result as a place to go.
+    init(_ r: SearchResult) { self.init(label: r.label, coordinate: r.coordinate) }
 }
 
 /// What must survive a power cut (the power goes off at every stop in a car): favourites (home is
@@ -92,14 +98,32 @@ struct StateFile {
             return (try loadStrict(), nil)
         } catch {
             let aside = path + ".bad"
-            _ = rename(path, aside)
+            guard rename(path, aside) == 0 else {
+                return (TripState(), "\(path): \(error); starting without saved places (and the file could not be set aside: "
+                        + "\(String(cString: strerror(errno))))")
+            }
             return (TripState(), "\(path): \(error); starting without saved places (the file is kept as \(aside))")
         }
     }
 
-    /// The saved state, or why the file is not a whole one (a missing file is an empty state).
+    /// The saved state, or why the file is not a whole one or cannot be read (only a missing
+    /// file is an empty state: one that cannot be read now must not be replaced by the next save).
     func loadStrict() throws -> TripState {
-        guard let data = FileManager.default.contents(atPath: path) else { return TripState() }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return TripState() }
+            throw StateError("cannot read: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buf = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = read(fd, &buf, buf.count)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw StateError("cannot read: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            data.append(contentsOf: buf[0..<n])
+        }
         return try TripState.parse(data)
     }
 
@@ -115,7 +139,7 @@ struct StateFile {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + off, bytes.count - off) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
-                let why = String(cString: strerror(errno))
+                let why = n < 0 ? String(cString: strerror(errno)) : "nothing written"
                 close(fd)
                 unlink(tmp)
                 throw StateError("\(tmp): \(why)")
@@ -131,7 +155,10 @@ struct StateFile {
             unlink(tmp)
             throw StateError("\(path): \(why)")
         }
+        // the rename itself reaches the disk with the folder's entry
         let dir = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 { fsync(dir); close(dir) }
+        guard dir >= 0 else { throw StateError("\(folder): \(String(cString: strerror(errno)))") }
+        defer { close(dir) }
+        guard fsync(dir) == 0 else { throw StateError("\(folder): \(String(cString: strerror(errno)))") }
     }
 }

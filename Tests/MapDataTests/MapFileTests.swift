@@ -252,6 +252,21 @@ func openBytes(_ bytes: [UInt8]) throws -> RoadMap {
         } catch let MapError.corrupt(_, detail) { return detail } catch { return "\(error)" }
     }
     #expect(refusal(try dropSections([.searchPostings], from: g)).hasPrefix("search sections incomplete"))
-    g.search.postings = [[], [0], [7]]
-    #expect(refusal([UInt8](MapWriter.encode(g))) == "SPOST entry 1 is out of range")
+    // each index the search reads is checked against what it points into
+    let damaged: [(String, (inout SearchTables) -> Void)] = [
+        ("SPOST entry 1 is out of range", { $0.postings = [[], [0], [7]] }),
+        ("SOTERM entry 1 is out of range", { $0.objectTerms = [1, 9] }),
+        ("search object 0 refers to missing terms", { $0.objects[0].termCount = 3 }),
+        ("search object 0 has no such city", { $0.objects[0].city = 1 }),
+        ("search object 0 has no such suburb", { $0.objects[0].suburb = 5 }),
+        ("search object 0 refers to missing addresses", { $0.objects[0].addressCount = 2 }),
+        ("search object 0 refers to a missing name", { $0.objects[0].labelID = 999 }),
+        ("address 0 is out of range", { $0.addresses[0].object = 3 }),
+        ("SDICT term 2 is out of order", { $0.terms = ["corner", "side", "north"] }),
+    ]
+    for (reason, damage) in damaged {
+        var bad = g
+        damage(&bad.search)
+        #expect(refusal([UInt8](MapWriter.encode(bad))) == reason)
+    }
 }

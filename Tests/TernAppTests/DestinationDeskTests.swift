@@ -2,6 +2,8 @@ import Console
 import Foundation
 import Geo
 import Navigation
+import Routing
+import Search
 @testable import TernApp
 import TestSupport
 import Testing
@@ -97,5 +99,41 @@ struct DestinationDeskTests {
         #expect(desk.state == TripState())
         #expect(desk.loadWarning?.contains("favourites.home") == true, "\(desk.loadWarning ?? "")")
         #expect(FileManager.default.fileExists(atPath: stateFile + ".bad"))
+    }
+}
+
+/// `near fuel` on a route: only stations within 500 m of the road still ahead, in the order the
+/// car reaches them; without a route, the nearest around.
+@Suite(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)))
+struct NearbyAheadTests {
+    @Test func stationsAheadInRouteOrder() throws {
+        let map = try TestMaps.extract("liechtenstein")
+        let geocoder = try Geocoder(map: map)
+        // Schaan → Vaduz → Balzers, the valley road south
+        let route = try RouteService(map: map).router.route([Coordinate(latitude: 47.1650, longitude: 9.5090),
+                                                                       Coordinate(latitude: 47.0660, longitude: 9.5000)])
+        let shape = route.shape
+        let here = shape[0]
+        let around = NearbyAhead.places(.fuel, from: here, route: nil, remainingMeters: nil, geocoder: geocoder)
+        #expect(!around.isEmpty)
+        #expect(zip(around, around.dropFirst()).allSatisfy { here.distance(to: $0.coordinate) <= here.distance(to: $1.coordinate) })
+        let ahead = NearbyAhead.places(.fuel, from: here, route: shape, remainingMeters: shape.lengthMeters, geocoder: geocoder, limit: 50)
+        #expect(!ahead.isEmpty)
+        let ruler = CheapRuler(latitude: here.latitude)
+        var lastAlong = -1.0
+        for p in ahead {
+            var best = (Double.infinity, 0.0), along = 0.0
+            for k in 1..<shape.count {
+                let q = ruler.project(p.coordinate, onto: shape[k - 1], shape[k])
+                if q.distanceMeters < best.0 { best = (q.distanceMeters, along + q.fraction * ruler.distance(shape[k - 1], shape[k])) }
+                along += ruler.distance(shape[k - 1], shape[k])
+            }
+            #expect(best.0 <= NearbyAhead.offRouteMeters, "\(p.label) is \(Int(best.0)) m off the route")
+            #expect(best.1 >= lastAlong, "\(p.label) comes before the one listed above it")
+            lastAlong = best.1
+        }
+        // half way along, the stations behind are no longer listed
+        let later = NearbyAhead.places(.fuel, from: here, route: shape, remainingMeters: shape.lengthMeters / 2, geocoder: geocoder, limit: 50)
+        #expect(later.count < ahead.count)
     }
 }
