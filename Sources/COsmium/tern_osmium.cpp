@@ -7,6 +7,7 @@
 #include <osmium/io/any_input.hpp>
 #include <osmium/visitor.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -60,7 +61,11 @@ public:
 
     void way(const osmium::Way &w) {
         ++stats_.ways;
-        if (h_.way == nullptr || !has_any_key(w.tags(), h_.way_keys)) return;
+        if (h_.way == nullptr) return;
+        if (!has_any_key(w.tags(), h_.way_keys)
+            && (h_.way_ids == nullptr || !std::binary_search(h_.way_ids, h_.way_ids + h_.way_id_count, static_cast<int64_t>(w.id())))) {
+            return;
+        }
         ids_.clear();
         lons_.clear();
         lats_.clear();
@@ -138,7 +143,8 @@ extern "C" int tern_osm_read(const char *path, const tern_osm_handlers *handlers
             return -1;
         }
         osmium::io::File file{path};
-        osmium::io::Reader reader{file};
+        const auto entities = handlers->relations_only != 0 ? osmium::osm_entity_bits::relation : osmium::osm_entity_bits::all;
+        osmium::io::Reader reader{file, entities};
         const auto header = reader.header();
         const auto box = header.box();
         if (box.valid()) {
@@ -154,7 +160,11 @@ extern "C" int tern_osm_read(const char *path, const tern_osm_handlers *handlers
         int result = 0;
         try {
             while (osmium::memory::Buffer buffer = reader.read()) {
-                osmium::apply(buffer, locations, forward);
+                if (handlers->relations_only != 0) {
+                    osmium::apply(buffer, forward);
+                } else {
+                    osmium::apply(buffer, locations, forward);
+                }
                 if (handlers->progress != nullptr) {
                     handlers->progress(reader.offset(), reader.file_size(), handlers->ctx);
                 }

@@ -1,32 +1,52 @@
 import Geo
 
 /// Municipal and district boundaries (boundary=administrative relations of admin_level 7–10),
-/// read during the import's one pass and joined into rings, to say which town and district a
+/// their relations read in a first pass and their outlines in the import's main pass, joined
+/// into rings, to say which town and district a
 /// search result is in where the map has them ("Larvotto, Monaco"; the nearest place node alone
 /// would put Larvotto in Beausoleil, across the border).
 struct AdminBoundaries {
     struct Boundary {
         var names: SearchCollector.Names
         var level: Int
-        var rings: [[Coordinate]]
         var minLat: Double, maxLat: Double, minLon: Double, maxLon: Double
+        /// The rings' edges by band of latitude: a point is tested against the edges of its band
+        /// only (a municipality's outline has thousands of points, and every way asks).
+        private var bands: [[(Coordinate, Coordinate)]]
+        static let bandCount = 64
+
+        init(names: SearchCollector.Names, level: Int, rings: [[Coordinate]]) {
+            self.names = names
+            self.level = level
+            let all = rings.joined()
+            minLat = all.map(\.latitude).min() ?? 0
+            maxLat = all.map(\.latitude).max() ?? 0
+            minLon = all.map(\.longitude).min() ?? 0
+            maxLon = all.map(\.longitude).max() ?? 0
+            bands = [[(Coordinate, Coordinate)]](repeating: [], count: Self.bandCount)
+            for ring in rings {
+                for (a, b) in zip(ring, ring.dropFirst()) {
+                    for k in band(min(a.latitude, b.latitude))...band(max(a.latitude, b.latitude)) { bands[k].append((a, b)) }
+                }
+            }
+        }
+
+        private func band(_ latitude: Double) -> Int {
+            guard maxLat > minLat else { return 0 }
+            return min(Self.bandCount - 1, max(0, Int((latitude - minLat) / (maxLat - minLat) * Double(Self.bandCount))))
+        }
 
         /// The middle of its extent (where a town known only by its boundary is shown).
         var centre: Coordinate { Coordinate(latitude: (minLat + maxLat) / 2, longitude: (minLon + maxLon) / 2) }
 
+        /// Even–odd rule: a ray to the east crosses the outline an odd number of times.
         func contains(_ c: Coordinate) -> Bool {
             guard c.latitude >= minLat, c.latitude <= maxLat, c.longitude >= minLon, c.longitude <= maxLon else { return false }
             var inside = false
-            for ring in rings {
-                var j = ring.count - 1
-                for i in ring.indices {
-                    let a = ring[i], b = ring[j]
-                    if (a.latitude > c.latitude) != (b.latitude > c.latitude),
-                       c.longitude < a.longitude + (c.latitude - a.latitude) * (b.longitude - a.longitude) / (b.latitude - a.latitude) {
-                        inside.toggle()
-                    }
-                    j = i
-                }
+            for (a, b) in bands[band(c.latitude)]
+            where (a.latitude > c.latitude) != (b.latitude > c.latitude)
+                && c.longitude < a.longitude + (c.latitude - a.latitude) * (b.longitude - a.longitude) / (b.latitude - a.latitude) {
+                inside.toggle()
             }
             return inside
         }
@@ -38,9 +58,30 @@ struct AdminBoundaries {
     private var relations: [RawRelation] = []
     static let levels = 7...10
 
+    /// The outer ways of the boundaries, as the main pass must deliver them (many carry no tags).
+    var memberWays: [Int64] { relations.flatMap(\.outerWays) }
+
     mutating func add(way: OSMWay, points: [Coordinate]) {
-        if way.tags["boundary"] == "administrative", points.count == way.nodeIDs.count { wayShapes[way.id] = points }
+        if points.count == way.nodeIDs.count, wanted.contains(way.id) { wayShapes[way.id] = points }
     }
+
+    /// Whether a way is the outline of a boundary.
+    func wants(_ way: Int64) -> Bool { wanted.contains(way) }
+
+    /// Reads the boundary relations in a relations-only pass before the import's main pass: their
+    /// member ways come before them in a file, and most carry no tags to be recognised by.
+    static func read(_ path: String) throws -> AdminBoundaries {
+        var b = AdminBoundaries()
+        var handlers = OSMReader.Handlers()
+        handlers.relationsOnly = true
+        handlers.relationKeys = ["boundary"]
+        handlers.relation = { b.add(relation: $0) }
+        try OSMReader.read(path: path, handlers: handlers)
+        b.wanted = Set(b.memberWays)
+        return b
+    }
+
+    private var wanted = Set<Int64>()
 
     mutating func add(relation r: OSMRelation) {
         guard r.tags["boundary"] == "administrative", let level = r.tags["admin_level"].flatMap({ Int($0) }), Self.levels.contains(level),
@@ -67,10 +108,7 @@ struct AdminBoundaries {
                 rings.append(ring)
             }
             guard !rings.isEmpty else { continue }
-            let all = rings.joined()
-            out.append(Boundary(names: r.names, level: r.level, rings: rings,
-                                minLat: all.map(\.latitude).min()!, maxLat: all.map(\.latitude).max()!,
-                                minLon: all.map(\.longitude).min()!, maxLon: all.map(\.longitude).max()!))
+            out.append(Boundary(names: r.names, level: r.level, rings: rings))
         }
         return out
     }

@@ -56,7 +56,7 @@ public enum MapCompiler {
         var handlers = OSMReader.Handlers()
         var lastPercent = -1
         var rawPlaces = [(Coordinate, String, PlaceKind)]()
-        var search = SearchCollector()
+        var search = SearchCollector(boundaries: try AdminBoundaries.read(input))
         handlers.node = { node in
             search.add(nodeID: node.id, at: Coordinate(latitude: node.latitude, longitude: node.longitude), tags: node.tags)
             let a = CarProfile.nodeAttributes(of: node.tags, options: options)
@@ -69,6 +69,7 @@ public enum MapCompiler {
             }
         }
         handlers.wayKeys = CarProfile.wayKeys + SearchCollector.wayKeys
+        handlers.wayIDs = search.boundaries.memberWays
         var unroutedRoadNodes = Set<Int64>()
         handlers.way = { way in
             search.add(way: way)
@@ -84,7 +85,6 @@ public enum MapCompiler {
         handlers.relationKeys = ["type", "maneuver", "manoeuvre"]
         var routeRelations = RouteRelations()
         handlers.relation = { rel in
-            search.add(relation: rel)
             if options.cardinalDirections { routeRelations.add(rel) }
             if let t = rel.tags["type"], t == "restriction" || t.hasPrefix("restriction:") { summary.restrictions += 1 }
             if let r = RawRestriction(rel, options: options) { restrictions.append(r) }

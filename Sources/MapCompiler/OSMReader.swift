@@ -52,6 +52,10 @@ public final class OSMReader {
         public var node: ((OSMNode) -> Void)?
         public var way: ((OSMWay) -> Void)?
         public var wayKeys: [String]?
+        /// Ways delivered whatever their tags (members of relations a relations-only pass found).
+        public var wayIDs: [Int64] = []
+        /// Read the relations only (a quick first pass: no node locations, no nodes or ways).
+        public var relationsOnly = false
         public var relation: ((OSMRelation) -> Void)?
         public var relationKeys: [String]?
         public var progress: ((_ fraction: Double) -> Void)?
@@ -116,11 +120,17 @@ public final class OSMReader {
         }
         var stats = tern_osm_stats()
         var err = [CChar](repeating: 0, count: 512)
-        let rc: Int32 = withCStringArray(handlers.wayKeys) { wayKeys in
-            withCStringArray(handlers.relationKeys) { relKeys in
-                c.way_keys = wayKeys
-                c.relation_keys = relKeys
-                return tern_osm_read(path, &c, &stats, &err, err.count)
+        c.relations_only = handlers.relationsOnly ? 1 : 0
+        let ids = handlers.wayIDs.sorted()
+        let rc: Int32 = ids.withUnsafeBufferPointer { idBuffer in
+            withCStringArray(handlers.wayKeys) { wayKeys in
+                withCStringArray(handlers.relationKeys) { relKeys in
+                    c.way_keys = wayKeys
+                    c.relation_keys = relKeys
+                    c.way_ids = idBuffer.baseAddress
+                    c.way_id_count = idBuffer.count
+                    return tern_osm_read(path, &c, &stats, &err, err.count)
+                }
             }
         }
         withExtendedLifetime(box) {}

@@ -36,10 +36,13 @@ struct SearchCollector {
     var interpolations: [RawInterpolation] = []
     /// House-number nodes by id: the ends of interpolation lines.
     var numberedNodes: [Int64: RawAddress] = [:]
-    var boundaries = AdminBoundaries()
+    /// Municipal boundaries, their relations read in a first pass (AdminBoundaries.read).
+    var boundaries: AdminBoundaries
+
+    init(boundaries: AdminBoundaries) { self.boundaries = boundaries }
 
     /// Ways the reader must deliver for search besides roads.
-    static let wayKeys = ["addr:housenumber", "addr:interpolation", "place", "boundary"] + poiKeys
+    static let wayKeys = ["addr:housenumber", "addr:interpolation", "place"] + poiKeys
 
     /// Named objects with one of these keys are POIs a driver may search for by name, whether or
     /// not their kind is a SearchCategory ("Comenius" the kindergarten, "Thingstätte").
@@ -67,6 +70,10 @@ struct SearchCollector {
 
     mutating func add(way: OSMWay) {
         let tags = way.tags
+        // most ways the import reads are roads without a name: nothing here wants their shape
+        let named = tags["name"] != nil || tags["ref"] != nil || tags["brand"] != nil || tags.keys.contains { $0.hasPrefix("name:") }
+        guard named || tags["addr:housenumber"] != nil || tags["addr:interpolation"] != nil || boundaries.wants(way.id)
+            || (tags["highway"] == nil && SearchCategory(tags: tags) != nil) else { return }
         var points = [Coordinate]()
         points.reserveCapacity(way.latitudes.count)
         for (lat, lon) in zip(way.latitudes, way.longitudes) {
@@ -91,8 +98,6 @@ struct SearchCollector {
             places.append(RawPlace(coordinate: centre, names: names, kind: kind))
         }
     }
-
-    mutating func add(relation: OSMRelation) { boundaries.add(relation: relation) }
 
     /// The numbers an interpolation line stands for, between each pair of numbered nodes on it.
     mutating func interpolate() {

@@ -22,15 +22,26 @@ public enum SearchText {
     /// number); other single letters are dropped.
     public static func words(_ text: String) -> [String] {
         var raw = [String]()
-        var current = ""
+        // (bytes, not a String grown a letter at a time: the import folds every name of a country)
+        var current = [UInt8]()
         func flush() {
-            if !current.isEmpty { raw.append(current) }
-            current = ""
+            if !current.isEmpty { raw.append(String(decoding: current, as: UTF8.self)) }
+            current.removeAll(keepingCapacity: true)
         }
         // composed first: "u" + combining diaeresis is "ü", one letter, not a separator
-        for u in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+        let ascii = text.utf8.allSatisfy { $0 < 0x80 }
+        for u in (ascii ? text : text.precomposedStringWithCanonicalMapping).unicodeScalars {
+            let v = u.value
+            if v < 0x80 {
+                switch v {
+                case 0x30...0x39, 0x61...0x7A: current.append(UInt8(v))
+                case 0x41...0x5A: current.append(UInt8(v + 0x20))
+                default: flush()
+                }
+                continue
+            }
             if u.properties.generalCategory == .nonspacingMark { continue }
-            if let folded = fold(u) { current += folded } else { flush() }
+            if let folded = fold(u) { current += folded.utf8 } else { flush() }
         }
         flush()
         // a name of single letters only ("P&P", "A & O") is one word of them

@@ -7,7 +7,8 @@ import Testing
 import TestSupport
 
 /// Two villages 4 km apart, both with a Hauptstraße 12, imported through the real import:
-/// Oberdorf stands alone; Unterdorf lies in the municipality of Talheim (a boundary relation),
+/// Oberdorf stands alone; Unterdorf lies in the municipality of Talheim (a boundary relation
+/// whose outline is two ways, one of them without tags),
 /// and its even numbers 2–10 are an interpolation line.
 enum TwoVillages {
     static let origin = Coordinate(latitude: 49.0, longitude: 8.5)
@@ -48,8 +49,10 @@ enum TwoVillages {
         node("kiga", 4380, 35, [("amenity", "kindergarten"), ("name", "Regenbogen")])
         // the municipality of Talheim around Unterdorf
         node("t1", 3500, 1000); node("t2", 5000, 1000); node("t3", 5000, -1000); node("t4", 3500, -1000)
-        s.ways.append(.init(nodes: ["t1", "t2", "t3", "t4", "t1"], tags: [("boundary", "administrative"), ("admin_level", "8")]))
-        s.relations = [.init(members: [(type: "way", ref: "t1t2t3t4t1", role: "outer")],
+        // (in two ways, one without tags, as most boundary ways are: found by the relation)
+        s.ways.append(.init(nodes: ["t1", "t2", "t3"], tags: [("boundary", "administrative"), ("admin_level", "8")]))
+        s.ways.append(.init(nodes: ["t3", "t4", "t1"], tags: []))
+        s.relations = [.init(members: [(type: "way", ref: "t1t2t3", role: "outer"), (type: "way", ref: "t3t4t1", role: "outer")],
                              tags: [("type", "boundary"), ("boundary", "administrative"), ("admin_level", "8"), ("name", "Talheim")])]
         return try TestMaps.scenario(s, name: "two-villages")
     }

@@ -56,14 +56,20 @@ typedef void (*tern_osm_progress_cb)(uint64_t offset, uint64_t size, void *ctx);
 typedef struct {
     /* Called for nodes that carry at least one tag; NULL: nodes are not reported. */
     tern_osm_node_cb node;
-    /* Called for ways having at least one of way_keys (a NULL-terminated list; NULL: every way). */
+    /* Called for ways having at least one of way_keys (a NULL-terminated list; NULL: every way),
+     * and for the ways whose ids are in way_ids (ascending, way_id_count of them) whatever their
+     * tags: the members of relations found in an earlier relations-only pass. */
     tern_osm_way_cb way;
     const char *const *way_keys;
+    const int64_t *way_ids;
+    size_t way_id_count;
     /* Called for relations having at least one of relation_keys (NULL-terminated; NULL: every one). */
     tern_osm_relation_cb relation;
     const char *const *relation_keys;
     tern_osm_progress_cb progress;
     void *ctx;
+    /* Non-zero: read the relations only (no node locations kept; nodes and ways not reported). */
+    int relations_only;
 } tern_osm_handlers;
 
 typedef struct {
