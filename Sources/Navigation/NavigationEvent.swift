@@ -7,10 +7,14 @@ public struct NavigationEvent: Sendable, Equatable {
     /// Fix time of the position that caused it (seconds since the Unix epoch, UTC).
     public var time: Double
     public var kind: Kind
+    /// Where it happened by address ("Hauptstraße 12, Altstadt"), where the appliance adds it
+    /// (a stop or the destination reached, with a map that has a search index); written last.
+    public var address: String?
 
-    public init(time: Double, _ kind: Kind) {
+    public init(time: Double, _ kind: Kind, address: String? = nil) {
         self.time = time
         self.kind = kind
+        self.address = address
     }
 
     public enum Kind: Sendable, Equatable {
@@ -150,6 +154,7 @@ public struct NavigationEvent: Sendable, Equatable {
             }
             w.endArray()
         }
+        if let address { w.key("address"); w.string(address) }
         w.endObject()
     }
 }

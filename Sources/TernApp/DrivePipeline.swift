@@ -8,6 +8,7 @@ import Guidance
 import MapData
 import Navigation
 import Routing
+import Search
 import Speech
 
 /// The appliance's wiring around the one `DriveEngine`: receiver events in, and the engine's
@@ -50,6 +51,7 @@ final class DrivePipeline {
         self.speech = speech
         self.status = status
         self.recorder = recorder
+        if let g = try? Geocoder(map: map) { describe = { g.describe($0) } }
     }
 
     var navigator: Navigator { engine.navigator }
@@ -111,7 +113,12 @@ final class DrivePipeline {
 
     private func carry(_ effect: DriveEffect) {
         switch effect {
-        case .event(let e):
+        case .event(var e):
+            // a stop or the destination reached, by address in the drive log and to listeners
+            switch e.kind {
+            case .arrived, .waypointArrived: e.address = lastFix.flatMap { describe?($0.coordinate) }
+            default: break
+            }
             eventCount += 1
             recorder?.record(e)
             onEvent?(e)

@@ -160,7 +160,6 @@ enum RunCommand {
         let desk = DestinationDesk(map: map, stateFile: config.stateDirectory.map { $0 + "/destinations.json" }, locale: config.locale)
         desk.onWarning = { printError("tern: \($0)") }
         if let w = desk.loadWarning { printError("tern: \(w)") }
-        if let g = desk.geocoder { pipeline.describe = { g.describe($0) } }
         if let d = config.destination {
             // (the configured destination replaces a trip the state file held)
             _ = desk.handle(.go(destination: d, vias: []), pipeline: pipeline)

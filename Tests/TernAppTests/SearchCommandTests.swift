@@ -55,3 +55,27 @@ struct SearchCommandTests {
         #expect(r.output.contains("none.tmap"), "\(r.output)")
     }
 }
+
+/// A drive to a house: the drive log's `arrived` line says where by address, as the status line
+/// says where the car is when there is no route.
+@Suite(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)))
+struct DriveLogAddressTests {
+    @Test(.timeLimit(.minutes(2))) func arrivalIsLoggedWithItsAddress() async throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let map = try TestMaps.extract("liechtenstein").path
+        // Landstrasse 20, Balzers (a supermarket with its address), from the north end of Balzers
+        let to = "47.0754226,9.5120798", nmea = dir.file("drive.nmea")
+        let sim = try await TernBinary.run(["simulate", "--map", map, "--from", "47.0700,9.5050", "--to", to, "-o", nmea],
+                                           timeout: 60, in: dir)
+        #expect(sim.exitCode == 0, "\(sim.output)")
+        let r = try await TernBinary.run(["replay", nmea, "--map", map, "--to", to, "--direct", "--log-dir", dir.file("drives"), "--mute"],
+                                         timeout: 60, in: dir)
+        #expect(r.exitCode == 0, "\(r.output)")
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.file("drives")).first)
+        let events = try String(contentsOfFile: dir.file("drives/\(folder)/events.jsonl"), encoding: .utf8)
+        let arrived = try #require(events.split(separator: "\n").first { $0.contains(#""event":"arrived""#) })
+        #expect(arrived.contains(#""address":"Landstrasse 20, Balzers""#), "\(arrived)")
+        #expect(!events.split(separator: "\n").contains { $0.contains(#""event":"position""#) && $0.contains("address") })
+    }
+}
