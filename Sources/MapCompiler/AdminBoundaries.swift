@@ -52,14 +52,14 @@ struct AdminBoundaries {
         }
     }
 
-    struct RawRelation { var names: SearchCollector.Names; var level: Int; var outerWays: [Int64] }
+    struct RawRelation { var names: SearchCollector.Names; var level: Int; var outerWays: [Int64]; var innerWays: [Int64] }
 
     private var wayShapes: [Int64: [Coordinate]] = [:]
     private var relations: [RawRelation] = []
     static let levels = 7...10
 
-    /// The outer ways of the boundaries, as the main pass must deliver them (many carry no tags).
-    var memberWays: [Int64] { relations.flatMap(\.outerWays) }
+    /// The outline ways of the boundaries, as the main pass must deliver them (many carry no tags).
+    var memberWays: [Int64] { relations.flatMap { $0.outerWays + $0.innerWays } }
 
     mutating func add(way: OSMWay, points: [Coordinate]) {
         if points.count == way.nodeIDs.count, wanted.contains(way.id) { wayShapes[way.id] = points }
@@ -86,30 +86,38 @@ struct AdminBoundaries {
     mutating func add(relation r: OSMRelation) {
         guard r.tags["boundary"] == "administrative", let level = r.tags["admin_level"].flatMap({ Int($0) }), Self.levels.contains(level),
               let names = SearchCollector.names(r.tags) else { return }
-        let outer = r.members.filter { $0.type == "w" && ($0.role == "outer" || $0.role.isEmpty) }.map(\.ref)
-        relations.append(RawRelation(names: names, level: level, outerWays: outer))
+        let ways = r.members.filter { $0.type == "w" }
+        relations.append(RawRelation(names: names, level: level, outerWays: ways.filter { $0.role == "outer" || $0.role.isEmpty }.map(\.ref),
+                                     innerWays: ways.filter { $0.role == "inner" }.map(\.ref)))
     }
 
     /// The boundaries whose outer ways the file holds and that close into rings (a boundary cut
-    /// by the extract's edge is left out: half a town would claim what lies beyond it).
+    /// by the extract's edge is left out: half a town would claim what lies beyond it), with
+    /// their inner rings where those close too: the even-odd test leaves an enclave out of the
+    /// town around it.
     func assembled() -> [Boundary] {
         var out = [Boundary]()
         for r in relations {
-            var pieces = r.outerWays.compactMap { wayShapes[$0] }
-            guard pieces.count == r.outerWays.count, !pieces.isEmpty else { continue }
-            var rings = [[Coordinate]]()
-            while var ring = pieces.popLast() {
-                while ring.first != ring.last {
-                    guard let k = pieces.firstIndex(where: { $0.first == ring.last || $0.last == ring.last }) else { break }
-                    let next = pieces.remove(at: k)
-                    ring += (next.first == ring.last ? next : next.reversed()).dropFirst()
-                }
-                guard ring.count >= 4, ring.first == ring.last else { rings = []; break }
-                rings.append(ring)
-            }
-            guard !rings.isEmpty else { continue }
-            out.append(Boundary(names: r.names, level: r.level, rings: rings))
+            guard let outer = rings(r.outerWays), !outer.isEmpty else { continue }
+            out.append(Boundary(names: r.names, level: r.level, rings: outer + (rings(r.innerWays) ?? [])))
         }
         return out
+    }
+
+    /// Ways joined end to end into closed rings; nil when one is missing or a ring stays open.
+    private func rings(_ ways: [Int64]) -> [[Coordinate]]? {
+        var pieces = ways.compactMap { wayShapes[$0] }
+        guard pieces.count == ways.count else { return nil }
+        var rings = [[Coordinate]]()
+        while var ring = pieces.popLast() {
+            while ring.first != ring.last {
+                guard let k = pieces.firstIndex(where: { $0.first == ring.last || $0.last == ring.last }) else { break }
+                let next = pieces.remove(at: k)
+                ring += (next.first == ring.last ? next : next.reversed()).dropFirst()
+            }
+            guard ring.count >= 4, ring.first == ring.last else { return nil }
+            rings.append(ring)
+        }
+        return rings
     }
 }

@@ -45,15 +45,26 @@ public struct Geocoder: Sendable {
     /// Results scoring this much below the best are not listed.
     static let worseThanBest = 0.45
 
+    /// The map's terms by their length in bytes (category terms left out): a typo keeps a word's
+    /// length within one, so the typo-tolerant match reads a few lengths, not the dictionary.
+    let termsByLength: [[UInt32]]
+    static let longestTerm = 64
+
     public init(map: RoadMap) throws {
         guard map.hasSearchIndex else { throw SearchError.noIndex(path: map.path) }
         self.map = map
+        var byLength = [[UInt32]](repeating: [], count: Self.longestTerm + 1)
+        for t in 0..<map.searchTermCount {
+            let bytes = map.searchTermBytes(t)
+            if bytes.count <= Self.longestTerm, bytes.first != 0x40 { byLength[bytes.count].append(UInt32(t)) }
+        }
+        termsByLength = byLength
     }
 
     public func search(_ text: String, near: Coordinate? = nil, limit: Int = 5) throws -> [SearchResult] {
         let n = text.count
         if n > Self.maxCharacters { throw SearchError.tooLong(characters: n) }
-        let query = SearchQuery(text, map: map)
+        let query = SearchQuery(text, map: map, termsByLength: termsByLength)
         guard query.words.contains(where: { !$0.isNumber }) else { throw SearchError.emptyQuery }
         var scored = [SearchResult]()
         for o in candidates(query) {
@@ -211,7 +222,11 @@ public struct Geocoder: Sendable {
             if a.importance / 10 != b.importance / 10 { return a.importance > b.importance }
             let da = a.distanceMeters ?? 0, db = b.distanceMeters ?? 0
             if da != db { return da < db }
-            return a.label < b.label
+            // (the candidates come from a Set, whose order changes from run to run: equal answers
+            // are put in a fixed order so the same query gives the same list every time)
+            if a.label != b.label { return a.label < b.label }
+            if a.coordinate.latitude != b.coordinate.latitude { return a.coordinate.latitude < b.coordinate.latitude }
+            return a.coordinate.longitude < b.coordinate.longitude
         }
         var out = [SearchResult]()
         for r in sorted where !out.contains(where: { $0.label == r.label && $0.coordinate.distance(to: r.coordinate) < 200 }) {

@@ -24,7 +24,7 @@ struct SearchQuery {
 
     var words: [Word] = []
 
-    init(_ text: String, map: RoadMap) {
+    init(_ text: String, map: RoadMap, termsByLength: [[UInt32]]) {
         let raw = Array(SearchText.words(text).prefix(Self.maxWords))
         let terms = raw.map(SearchText.canonical)
         // category phrases ("gas station") become one word
@@ -44,11 +44,11 @@ struct SearchQuery {
                 i += 1
             }
         }
-        for k in words.indices { expand(&words[k], map: map, last: k == words.count - 1) }
+        for k in words.indices { expand(&words[k], map: map, termsByLength: termsByLength, last: k == words.count - 1) }
     }
 
     /// Fills a word's matches from the map's terms.
-    private func expand(_ w: inout Word, map: RoadMap, last: Bool) {
+    private func expand(_ w: inout Word, map: RoadMap, termsByLength: [[UInt32]], last: Bool) {
         func add(_ term: Int, _ weight: Double) {
             let id = UInt32(term)
             if weight > (w.matches[id] ?? 0) {
@@ -82,13 +82,12 @@ struct SearchQuery {
             if let t = map.searchTerm(exactly: Array(form.utf8)) { add(t, 0.8) }
         }
         // one typo in a word of 5 letters or more that matched nothing, not even as a prefix
-        // (a scan of the whole dictionary: a few hundred µs for a region's, see docs/benchmarks.md)
+        // (a scan of the terms one letter shorter, as long or one longer: Geocoder.termsByLength)
         if !w.isNumber, w.text.utf8.count >= 5, w.matches.isEmpty {
             for s in spellings + w.endingTypoForms {
                 let key = Array(s.utf8)
-                for t in 0..<map.searchTermCount {
-                    let bytes = map.searchTermBytes(t)
-                    if abs(bytes.count - key.count) <= 1, bytes.first != 0x40, TermDistance.withinOne(bytes, key) { add(t, 0.8) }
+                for length in (key.count - 1)...(key.count + 1) where length < termsByLength.count {
+                    for t in termsByLength[length] where TermDistance.withinOne(map.searchTermBytes(Int(t)), key) { add(Int(t), 0.8) }
                 }
             }
         }

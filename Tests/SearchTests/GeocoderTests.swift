@@ -52,7 +52,12 @@ enum TwoVillages {
         // (in two ways, one without tags, as most boundary ways are: found by the relation)
         s.ways.append(.init(nodes: ["t1", "t2", "t3"], tags: [("boundary", "administrative"), ("admin_level", "8")]))
         s.ways.append(.init(nodes: ["t3", "t4", "t1"], tags: []))
-        s.relations = [.init(members: [(type: "way", ref: "t1t2t3", role: "outer"), (type: "way", ref: "t3t4t1", role: "outer")],
+        // an enclave: the municipality has a hole round a farm shop that belongs elsewhere
+        node("x1", 4700, 900); node("x2", 4900, 900); node("x3", 4900, 700); node("x4", 4700, 700)
+        s.ways.append(.init(nodes: ["x1", "x2", "x3", "x4", "x1"], tags: []))
+        node("farm", 4800, 800, [("shop", "farm"), ("name", "Hofladen Enklave")])
+        s.relations = [.init(members: [(type: "way", ref: "t1t2t3", role: "outer"), (type: "way", ref: "t3t4t1", role: "outer"),
+                                       (type: "way", ref: "x1x2x3x4x1", role: "inner")],
                              tags: [("type", "boundary"), ("boundary", "administrative"), ("admin_level", "8"), ("name", "Talheim")])]
         return try TestMaps.scenario(s, name: "two-villages")
     }
@@ -123,6 +128,8 @@ enum TwoVillages {
         #expect(try top("Talheim").kind == .place)
         #expect(try top("Cafe Sonne").label == "Café Sonne (cafe), Unterdorf, Talheim")
         #expect(try top("Regenbogen").kind == .poi)
+        // in the enclave, not in Talheim
+        #expect(try !top("Hofladen Enklave").label.contains("Talheim"))
         // by category word, in any language the table has
         for word in ["fuel", "Tankstelle", "petrol station", "gas station"] {
             #expect(try top(word).label.hasPrefix("Aral"), "\(word)")
