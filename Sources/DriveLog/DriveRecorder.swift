@@ -7,9 +7,10 @@ import Navigation
 /// (the navigator's events) and `track.jsonl` (positions). Lines gather in a buffer per file and
 /// go to the O_APPEND files in one write(2) each when the caller has handled an input (`flush`:
 /// a fix, a command, a tick) or a buffer holds `flushBytes`, so a crash loses at most the lines of
-/// the input being handled (written line by line, 6–7 calls a fix were 12% of a replay's CPU;
-/// neither way survives a power cut without an fsync, which `close` does). A full disk stops
-/// recording, is reported once, and never stops guidance.
+/// the input being handled (written line by line, 6–7 calls a fix were 12% of a replay's CPU).
+/// A write reaches the card only with an fsync: every `syncSeconds` of wall time at a flush, and
+/// at `close`, so a power cut loses at most the last `syncSeconds` (2 s by default; `log-sync`
+/// in tern.conf). A full disk stops recording, is reported once, and never stops guidance.
 public final class DriveRecorder {
     public let folder: String
     private var raw = Output(), events = Output(), track = Output()
@@ -18,6 +19,11 @@ public final class DriveRecorder {
     /// A buffer this large is written without waiting for the input's end (a log replayed
     /// directly hands over all its sentences before its first fix).
     static let flushBytes = 64 * 1024
+    /// How much of the drive a power cut may lose, seconds (0: every flush is synced).
+    public var syncSeconds = 2.0
+    private var lastSync = ProcessInfo.processInfo.systemUptime
+    /// How many times the files were made durable (the policy is checked by it in tests).
+    public private(set) var syncs = 0
 
     /// One file and the lines not yet written to it.
     private struct Output {
@@ -112,11 +118,29 @@ public final class DriveRecorder {
         }
     }
 
-    /// Writes every buffered line (the caller has handled an input).
+    /// Writes every buffered line (the caller has handled an input), and makes the files durable
+    /// when `syncSeconds` have passed since they last were.
     public func flush() {
         write(&raw)
         write(&events)
         write(&track)
+        let now = ProcessInfo.processInfo.systemUptime
+        if now - lastSync >= syncSeconds {
+            lastSync = now
+            sync()
+        }
+    }
+
+    /// fsync(2) of the three files; the first failure is reported once (a failing card).
+    private func sync() {
+        syncs += 1
+        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 {
+            // (a full disk or a failing card may show only here, when the data reaches it)
+            if fsync(fd) != 0, errno != EINVAL, !failed {
+                failed = true
+                onProblem("drive log not saved whole (\(String(cString: strerror(errno)))) in \(folder)")
+            }
+        }
     }
 
     private func write(_ out: inout Output) {
@@ -148,14 +172,8 @@ public final class DriveRecorder {
 
     public func close() {
         flush()
-        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 {
-            // (a full disk or a failing card may show only here, when the data reaches it)
-            if fsync(fd) != 0, errno != EINVAL, !failed {
-                failed = true
-                onProblem("drive log not saved whole (\(String(cString: strerror(errno)))) in \(folder)")
-            }
-            Foundation.close(fd)
-        }
+        sync()
+        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 { Foundation.close(fd) }
         raw.fd = -1; events.fd = -1; track.fd = -1
     }
 }

@@ -36,6 +36,8 @@ final class DrivePipeline {
     /// Where a position is by address, for the status line when there is no route ("near
     /// Hauptstraße 12, Altstadt"); nil: the road's name is shown.
     var describe: ((Coordinate) -> String?)?
+    /// The zone the status line's arrival time is told in (the system's, or `timezone =`).
+    var timeZone = TimeZone.current
     var muted = false
     private(set) var eventCount = 0
     private var promptID = 0
@@ -128,7 +130,8 @@ final class DrivePipeline {
             if let worker, let post { worker.submit(r, reply: post) }  // (inline: already answered)
         case .status(let s):
             let place = s.state.hasRoute || s.fixMode == nil ? nil : lastFix.flatMap { describe?($0.coordinate) }
-            status?.write(StatusLine(s, place: place))
+            let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: s.time))
+            status?.write(StatusLine(s, place: place, timeZoneOffsetSeconds: offset))
         }
     }
 

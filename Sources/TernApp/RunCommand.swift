@@ -38,6 +38,10 @@ enum RunCommand {
         var traffic = TrafficConditions()
         /// The control socket (`tern ctl`); nil: none.
         var control: String? = "/run/tern/control"
+        /// How much of a drive's log a power cut may lose, seconds (how often it is fsync'd).
+        var logSyncSeconds = 2.0
+        /// The zone arrival times are told in; nil: the system's (/etc/localtime, or TZ).
+        var timeZone: TimeZone?
         /// Where favourites, recent destinations and the trip under way are kept; nil: nowhere.
         var stateDirectory: String? = "/var/lib/tern/state"
 
@@ -74,6 +78,16 @@ enum RunCommand {
                 do { units = try UnitSystem.parse(value, setting: "units") } catch { throw CommandError("\(place): \(error)") }
             case "control": control = value.isEmpty || value == "none" ? nil : value
             case "state-dir": stateDirectory = value.isEmpty || value == "none" ? nil : value
+            case "log-sync":
+                guard let v = Double(value), v.isFinite, v >= 0, v <= 3600 else {
+                    throw CommandError("\(place): log-sync must be seconds from 0 to 3600")
+                }
+                logSyncSeconds = v
+            case "timezone":
+                guard let zone = TimeZone(identifier: value) else {
+                    throw CommandError("\(place): timezone \(value) is not a zone name like Europe/Berlin (see /usr/share/zoneinfo)")
+                }
+                timeZone = zone
             case "traffic":
                 guard let text = try? String(contentsOfFile: value, encoding: .utf8) else { throw CommandError("\(place): cannot read traffic file \(value)") }
                 do { traffic = try TrafficConditions.parse(text, source: value) } catch { throw CommandError("\(error)") }
@@ -114,12 +128,12 @@ enum RunCommand {
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir"],
+        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir", "timezone", "log-sync"],
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir"] {
+        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir", "timezone", "log-sync"] {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap
@@ -127,6 +141,7 @@ enum RunCommand {
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
 
         let recorder = try? DriveRecorder(logDirectory: config.logDirectory) { printError("tern: \($0)") }
+        recorder?.syncSeconds = config.logSyncSeconds
         if recorder == nil { printError("tern: cannot create a drive folder in \(config.logDirectory); drives are not logged") }
         var speech: SpeechEngine?
         if config.speech != "none" {
@@ -157,6 +172,7 @@ enum RunCommand {
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder,
                                      routes: .worker(post: { continuation.yield(.route($0)) }))
         if !config.traffic.isEmpty { pipeline.traffic = config.traffic }
+        if let zone = config.timeZone { pipeline.timeZone = zone }
         let desk = DestinationDesk(map: map, stateFile: config.stateDirectory.map { $0 + "/destinations.json" }, locale: config.locale)
         desk.onWarning = { printError("tern: \($0)") }
         if let w = desk.loadWarning { printError("tern: \(w)") }

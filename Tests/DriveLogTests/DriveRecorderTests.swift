@@ -31,6 +31,31 @@ import Testing
         #expect(r2.folder != r.folder)
     }
 
+    /// The files are made durable every `syncSeconds` of the drive's flushes (a power cut loses at
+    /// most that much), not at every flush and not only at the end.
+    @Test func syncedEverySyncSeconds() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try DriveRecorder(logDirectory: dir, name: "drive")
+        r.syncSeconds = 0.05
+        let start = Date()
+        var flushes = 0
+        while Date().timeIntervalSince(start) < 0.4 {
+            r.recordNMEA("$GPGGA,120000.00,4344.3040,N,00725.4760,E,1,08,0.9,10.0,M,0.0,M,,*4B")
+            r.flush()
+            flushes += 1
+            usleep(5_000)
+        }
+        #expect(r.syncs >= 3 && r.syncs <= 9, "\(r.syncs) syncs in 0.4 s at one per 0.05 s")
+        #expect(flushes > 2 * r.syncs)
+        let lazy = try DriveRecorder(logDirectory: dir, name: "lazy")
+        lazy.syncSeconds = 3600
+        for _ in 0..<50 { lazy.recordNMEA("$GPGGA,x*00"); lazy.flush() }
+        #expect(lazy.syncs == 0)
+        lazy.close()
+        #expect(lazy.syncs == 1)
+    }
+
     /// A full disk stops the log, says so once, and the caller goes on.
     @Test func fullDiskStopsLoggingOnly() throws {
         let dir = tempDir()

@@ -91,6 +91,7 @@ import Testing
             (["run", "--config", dir.file("bad.conf")], 1, "bad.conf:2: progress-meters must be a positive number"),
             (["run", "--config", dir.file("bad2.conf")], 1, "bad2.conf:1: off-route must be tern, mapbox, osmand"),
             (["run", "--config", shipped, "--map", dir.file("missing.tmap")], 1, "cannot open map"),
+            (["run", "--config", shipped, "--timezone", "Mars/Olympus_Mons"], 1, "--timezone: timezone Mars/Olympus_Mons is not a zone name"),
             (["replay", dir.file("none.nmea"), "--map", dir.file("bad.tmap"), "--to", "1,2", "--off-route", "often"], 2, "--off-route often"),
             (["map-info", dir.file("bad.tmap")], 1, "not a Tern map"),
             (["route", "--map", dir.file("missing.tmap"), "--from", "1,2", "--to", "3,4"], 1, "cannot open map"),
