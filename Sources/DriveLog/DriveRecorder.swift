@@ -12,7 +12,13 @@ import Navigation
 /// at `close`, so a power cut loses at most the last `syncSeconds` (2 s by default; `log-sync`
 /// in tern.conf). A full disk stops recording, is reported once, and never stops guidance.
 public final class DriveRecorder {
-    public let folder: String
+    /// Where the drive is recorded (with `waitForFix`, where it will be once a fix comes).
+    public private(set) var folder: String
+    private let logDirectory: String
+    /// Whether the folder and its files exist (with `waitForFix`, from the first fix on).
+    private var opened = false
+    /// What is kept of a drive's start while it has no fix yet (the newest sentences).
+    static let waitingBytes = 512 * 1024
     private var raw = Output(), events = Output(), track = Output()
     private var failed = false
     private let onProblem: (String) -> Void
@@ -32,11 +38,21 @@ public final class DriveRecorder {
     }
 
     /// Creates `<logDirectory>/<name>/`; `name` defaults to the UTC start time (a suffix is added
-    /// when it exists).
-    public init(logDirectory: String, name: String? = nil, onProblem: @escaping (String) -> Void = { _ in }) throws {
+    /// when it exists). With `waitForFix` (the appliance), nothing is made until the first fix:
+    /// a unit started in a garage and switched off again leaves no empty drive behind, and the
+    /// folder is named after the first fix's time; the sentences before it are kept (the newest
+    /// `waitingBytes`) and written then.
+    public init(logDirectory: String, name: String? = nil, waitForFix: Bool = false,
+                onProblem: @escaping (String) -> Void = { _ in }) throws {
         self.onProblem = onProblem
-        let base = name ?? DriveRecorder.folderName(Date().timeIntervalSince1970)
+        self.logDirectory = logDirectory
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        folder = (logDirectory as NSString).appendingPathComponent(name ?? "")
+        if !waitForFix { try create(name ?? DriveRecorder.folderName(Date().timeIntervalSince1970)) }
+    }
+
+    /// Makes the drive's folder (a suffix where the name is taken) and opens its files.
+    private func create(_ base: String) throws {
         var candidate = (logDirectory as NSString).appendingPathComponent(base)
         var n = 1
         while FileManager.default.fileExists(atPath: candidate) {
@@ -46,13 +62,16 @@ public final class DriveRecorder {
         try FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: false)
         folder = candidate
         try openFiles()
+        opened = true
     }
 
     /// Records into an existing folder (appending), e.g. to go on with a drive after a restart.
     public init(existingFolder: String, onProblem: @escaping (String) -> Void = { _ in }) throws {
         self.onProblem = onProblem
         folder = existingFolder
+        logDirectory = (existingFolder as NSString).deletingLastPathComponent
         try openFiles()
+        opened = true
     }
 
     private func openFiles() throws {
@@ -87,6 +106,14 @@ public final class DriveRecorder {
     }
 
     public func record(_ event: NavigationEvent) {
+        if !opened, !failed, case .position = event.kind {
+            do {
+                try create(DriveRecorder.folderName(event.time))
+            } catch {
+                failed = true
+                onProblem("cannot create a drive folder in \(logDirectory) (\(error)); drives are not logged, guidance goes on")
+            }
+        }
         appendLine(&events) { event.write(to: &$0) }
         if case let .position(lat, lon, speed, course, _, matched, estimated) = event.kind {
             appendLine(&track) { w in
@@ -102,8 +129,15 @@ public final class DriveRecorder {
 
     /// Adds bytes to a file's buffer, written at the next `flush` or when the buffer is full.
     private func buffer(_ out: inout Output, _ fill: (inout [UInt8]) -> Void) {
-        guard !failed, out.fd >= 0 else { return }
+        guard !failed, out.fd >= 0 || !opened else { return }
         fill(&out.pending)
+        if !opened {
+            // no fix yet: keep the newest lines only, from the start of a line
+            if out.pending.count > Self.waitingBytes, let cut = out.pending[(out.pending.count - Self.waitingBytes)...].firstIndex(of: 0x0a) {
+                out.pending.removeSubrange(...cut)
+            }
+            return
+        }
         if out.pending.count >= Self.flushBytes { write(&out) }
     }
 
@@ -121,6 +155,7 @@ public final class DriveRecorder {
     /// Writes every buffered line (the caller has handled an input), and makes the files durable
     /// when `syncSeconds` have passed since they last were.
     public func flush() {
+        guard opened else { return }
         write(&raw)
         write(&events)
         write(&track)
@@ -171,6 +206,7 @@ public final class DriveRecorder {
     public var hasStopped: Bool { failed }
 
     public func close() {
+        guard opened else { return }  // (a drive that never had a fix leaves nothing)
         flush()
         sync()
         for fd in [raw.fd, events.fd, track.fd] where fd >= 0 { Foundation.close(fd) }

@@ -140,7 +140,7 @@ enum RunCommand {
         do { map = try RoadMap(path: config.map) } catch { throw CommandError("\(error)") }
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
 
-        let recorder = try? DriveRecorder(logDirectory: config.logDirectory) { printError("tern: \($0)") }
+        let recorder = try? DriveRecorder(logDirectory: config.logDirectory, waitForFix: true) { printError("tern: \($0)") }
         recorder?.syncSeconds = config.logSyncSeconds
         if recorder == nil { printError("tern: cannot create a drive folder in \(config.logDirectory); drives are not logged") }
         var speech: SpeechEngine?

@@ -23,9 +23,14 @@ public enum TernCLI {
           demo [--rate X] [--log-dir DIR] [--device PCM | --wav FILE | --mute]
                                                         the built-in town, a simulated drive, gpsfake → gpsd → tern
           run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log,
-                                                        control socket
-          ctl [--socket PATH] COMMAND...                talk to a running tern: go, via, cancel, continue, reroute,
-                                                        repeat, mute, status, help; watch [--seconds N] streams events
+                                                        control socket; each setting of tern.conf also as --KEY VALUE:
+           [--map MAP] [--gpsd HOST:PORT] [--console DEV|none] [--baud N] [--speech PCM|none] [--log-dir DIR]
+           [--log-sync SECONDS] [--state-dir DIR|none] [--control PATH|none] [--locale L] [--units U]
+           [--timezone ZONE] [--destination LAT,LON] [--waypoints continue|stay] [--traffic FILE]
+           [--off-route tern|mapbox|osmand] [--progress-meters M] [--progress-seconds S]
+          ctl [--socket PATH] COMMAND...                talk to a running tern: find, go, near, home, save, fav,
+                                                        recent, via, cancel, continue, reroute, traffic, repeat, mute,
+                                                        status, help; watch [--seconds N] streams events
           say TEXT [--lang L] [--device PCM | --wav FILE]
           check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]
                                                         OSRM scenario files; NAME: passed/total per file
@@ -37,6 +42,23 @@ public enum TernCLI {
                                                         routing figures (build with -c release)
         """
 
+    /// The usage lines of one command (`tern CMD --help`): its lines of `usage` and the lines
+    /// indented under them; nil for a command the usage does not list.
+    static func usage(of command: String) -> String? {
+        var out = [String]()
+        var inCommand = false
+        for line in usage.split(separator: "\n", omittingEmptySubsequences: false) {
+            let indent = line.prefix { $0 == " " }.count
+            if indent == 2 {
+                inCommand = line.dropFirst(2).hasPrefix(command + " ") || line.dropFirst(2) == command
+            } else if indent < 2 {
+                inCommand = false
+            }
+            if inCommand { out.append(String(line)) }
+        }
+        return out.isEmpty ? nil : "usage:\n" + out.joined(separator: "\n")
+    }
+
     /// Runs the command line; returns the exit status.
     public static func main(_ args: [String]) async -> Int32 {
         guard let command = args.first else {
@@ -44,6 +66,10 @@ public enum TernCLI {
             return 2
         }
         let rest = Array(args.dropFirst())
+        if rest.contains("--help") || rest.contains("-h"), let lines = usage(of: command) {
+            printOut(lines)
+            return 0
+        }
         do {
             switch command {
             case "import": return try MapCommands.importMap(rest)

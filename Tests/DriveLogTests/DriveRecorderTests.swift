@@ -56,6 +56,31 @@ import Testing
         #expect(lazy.syncs == 1)
     }
 
+    /// The appliance's recorder makes nothing until the first fix (no empty folder for a start in a
+    /// garage), then names the folder after that fix and keeps the sentences from before it.
+    @Test func nothingBeforeTheFirstFix() throws {
+        let dir = tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        do {
+            let idle = try DriveRecorder(logDirectory: dir, waitForFix: true)
+            idle.recordNMEA("$GPGSA,A,1,,,,,,,,,,,,,,,*1E")
+            idle.record(NavigationEvent(time: 1_718_452_790, .gpsLost(since: 1_718_452_790)))
+            idle.flush()
+            idle.close()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        let r = try DriveRecorder(logDirectory: dir, waitForFix: true)
+        r.recordNMEA("$GPGSA,A,1,,,,,,,,,,,,,,,*1E")
+        r.flush()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        r.record(NavigationEvent(time: 1_718_452_800, .position(lat: 43.7, lon: 7.4, speedMps: 0, courseDeg: nil, road: "", matched: false,
+                                                                estimated: false)))
+        r.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["20240615T120000Z"])
+        #expect(try String(contentsOfFile: r.rawPath, encoding: .utf8) == "$GPGSA,A,1,,,,,,,,,,,,,,,*1E\r\n")
+        #expect(try String(contentsOfFile: r.eventsPath, encoding: .utf8).contains(#""event":"position""#))
+    }
+
     /// A full disk stops the log, says so once, and the caller goes on.
     @Test func fullDiskStopsLoggingOnly() throws {
         let dir = tempDir()

@@ -135,3 +135,17 @@ import Simulation
 enum DemoTownPoint {
     static var destination: String { String(format: "%.7f,%.7f", DemoTown.destination.latitude, DemoTown.destination.longitude) }
 }
+
+/// `tern CMD --help` prints that command's usage and exits 0, for every command the usage lists.
+@Test func everyCommandAnswersHelp() async throws {
+    let dir = TempDir()
+    defer { dir.remove() }
+    for command in ["import", "map-info", "search", "route", "match", "simulate", "replay", "demo", "run", "ctl", "say",
+                    "check-features", "bench-match", "bench"] {
+        let r = try await TernBinary.run([command, "--help"], timeout: 30, in: dir)
+        #expect(r.exitCode == 0, "\(command): \(r.output)")
+        let lines = r.output.split(separator: "\n")
+        #expect(lines.first == "usage:" && lines.dropFirst().first?.hasPrefix("  \(command)") == true, "\(command): \(r.output)")
+        #expect(!r.output.contains("usage: tern COMMAND"), "\(command) printed the whole usage")
+    }
+}
