@@ -15,8 +15,22 @@ install -m 0644 deploy/gpsd.default /etc/default/gpsd
 install -m 0644 deploy/99-tern.rules /etc/udev/rules.d/99-tern.rules
 [ -f /etc/asound.conf ] || install -m 0644 deploy/asound.conf /etc/asound.conf
 install -m 0644 deploy/tern.service /etc/systemd/system/tern.service
-install -d -o tern -g tern -m 0750 /var/lib/tern /var/lib/tern/maps /var/lib/tern/drives
+install -d -o tern -g tern -m 0750 /var/lib/tern /var/lib/tern/maps /var/lib/tern/drives /var/lib/tern/state
+# the person installing talks to the unit with `tern ctl` (the control socket is group tern);
+# the new group counts from their next login
+if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+    usermod -a -G tern "$SUDO_USER" && echo "install: $SUDO_USER added to group tern (log in again for tern ctl)"
+fi
 udevadm control --reload-rules || true
 systemctl daemon-reload
-systemctl enable --now gpsd.socket tern.service
-echo "install: tern is running; put a map at /var/lib/tern/maps/region.tmap (tern import) and check: journalctl -u tern"
+systemctl enable --now gpsd.socket
+systemctl enable tern.service
+# without a map tern cannot start: starting it anyway would only exhaust systemd's restart limit
+map=$(sed -n 's/^[[:space:]]*map[[:space:]]*=[[:space:]]*\([^#[:space:]]*\).*/\1/p' /etc/tern/tern.conf | tail -n 1)
+if [ -n "$map" ] && [ -f "$map" ]; then
+    systemctl restart tern.service
+    echo "install: tern is running with $map; check it with: journalctl -u tern, tern ctl status"
+else
+    echo "install: tern is installed and enabled but not started: no map at ${map:-<map = in /etc/tern/tern.conf>}." >&2
+    echo "install: build one (tern import region.osm.pbf -o region.tmap), copy it there, then: sudo systemctl start tern" >&2
+fi

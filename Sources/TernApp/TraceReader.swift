@@ -14,15 +14,43 @@ struct TracePoint: Sendable {
 }
 
 /// Reads tracks: GPX 1.0/1.1 (trkpt; a file with only a route or waypoints is refused), NMEA logs (each epoch with a fix),
-/// and JSON (Barefoot's `[{"point": "POINT(lon lat)", "time": ...}]`, or `[[lat, lon], ...]`).
+/// JSON (Barefoot's `[{"point": "POINT(lon lat)", "time": ...}]`, or `[[lat, lon], ...]`), and a
+/// drive log's `track.jsonl`. A file with no point in it is an error, not an empty match.
 enum TraceReader {
     static func read(_ path: String) throws -> [TracePoint] {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("\(path): cannot read") }
         let lower = path.lowercased()
-        if lower.hasSuffix(".gpx") { return try gpx(data, path: path) }
-        if lower.hasSuffix(".json") { return try json(data, path: path) }
-        let (fixes, _) = NMEAFile.parse(data)
-        return fixes.map { TracePoint(time: $0.time, coordinate: $0.coordinate, speed: $0.speedMetersPerSecond, course: $0.courseDegrees) }
+        let points: [TracePoint]
+        if lower.hasSuffix(".gpx") {
+            points = try gpx(data, path: path)
+        } else if lower.hasSuffix(".jsonl") {
+            points = try jsonLines(data, path: path)
+        } else if lower.hasSuffix(".json") {
+            points = try json(data, path: path)
+        } else {
+            let (fixes, _) = NMEAFile.parse(data)
+            guard !fixes.isEmpty else {
+                throw CommandError("\(path): no fix in it: not an NMEA log with positions (tracks: .gpx, .nmea, .json, track.jsonl)")
+            }
+            points = fixes.map { TracePoint(time: $0.time, coordinate: $0.coordinate, speed: $0.speedMetersPerSecond, course: $0.courseDegrees) }
+        }
+        guard !points.isEmpty else { throw CommandError("\(path): no points in it") }
+        return points
+    }
+
+    /// A drive log's `track.jsonl`: one `{"t", "lat", "lon", "speed_mps", "course_deg", ...}` a line.
+    static func jsonLines(_ data: Data, path: String) throws -> [TracePoint] {
+        var out = [TracePoint]()
+        for (i, line) in data.split(separator: 0x0a).enumerated() where !line.isEmpty {
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                  let lat = (o["lat"] as? NSNumber)?.doubleValue, let lon = (o["lon"] as? NSNumber)?.doubleValue,
+                  Coordinate(latitude: lat, longitude: lon).isValid else {
+                throw CommandError("\(path):\(i + 1): expected {\"t\", \"lat\", \"lon\", ...} as a drive log's track.jsonl has")
+            }
+            out.append(TracePoint(time: (o["t"] as? String).flatMap(isoTime), coordinate: Coordinate(latitude: lat, longitude: lon),
+                                  speed: (o["speed_mps"] as? NSNumber)?.doubleValue, course: (o["course_deg"] as? NSNumber)?.doubleValue))
+        }
+        return out
     }
 
     static func gpx(_ data: Data, path: String) throws -> [TracePoint] {

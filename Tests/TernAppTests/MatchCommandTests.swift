@@ -138,6 +138,18 @@ import Testing
         #expect(items.map { $0["i"] as? Int } == Array(0..<items.count))
         let matched = items.filter { !($0["matched"] is NSNull) }.count
         #expect(Double(matched) >= 0.99 * Double(items.count))
+        // the drive log's own track.jsonl reads as a track; an empty or foreign file is an error
+        let track = dir.file("track.jsonl")
+        try items.map { #"{"t":"2026-12-07T06:00:00Z","lat":\#($0["lat"]!),"lon":\#($0["lon"]!),"speed_mps":null}"# }
+            .joined(separator: "\n").write(toFile: track, atomically: true, encoding: .utf8)
+        let fromLog = try await TernBinary.run(["match", "--map", map.path, "--trace", track], timeout: 60, in: dir)
+        #expect(fromLog.exitCode == 0 && fromLog.output.hasPrefix("\(items.count) points"), "\(fromLog.output)")
+        for (name, text, says) in [("empty.nmea", "", "no fix in it"), ("notes.txt", "shopping list\n", "no fix in it"),
+                                   ("empty.json", "[]", "no points in it"), ("bad.jsonl", "{\"x\":1}\n", "bad.jsonl:1: expected")] {
+            try text.write(toFile: dir.file(name), atomically: true, encoding: .utf8)
+            let r = try await TernBinary.run(["match", "--map", map.path, "--trace", dir.file(name)], timeout: 30, in: dir)
+            #expect(r.exitCode == 1 && r.output.contains(says), "\(name): \(r.output)")
+        }
         let bad = dir.file("bad")
         let refused = try await TernBinary.run(["simulate", "--map", map.path, "--from", from, "--to", DemoTownPoint.destination,
                                                 "--outage", "forty", "-o", bad], timeout: 30, in: dir)
