@@ -62,7 +62,7 @@ public struct Navigator: Sendable {
     /// Back-off after route requests that fail one after another.
     var retry = RouteRetry()
     var lighting: LightingMonitor
-    let speeding = SpeedingMonitor()
+    var speeding = SpeedingMonitor()
     var traffic: TrafficMonitor
     var lastPosition: FilteredPosition?
     /// The roads the two matchers put the last position on (with and without the route's prior).
