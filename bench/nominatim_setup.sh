@@ -19,7 +19,7 @@
 #      one is dropped and imported again. The wall time is written to <dir>/import-seconds.
 #
 # Usage:  bash bench/nominatim_setup.sh [EXTRACT ...]     (default: heidelberg liechtenstein andorra monaco)
-#         PBF_DIR=/path/to/osm bash bench/nominatim_setup.sh   (default /work/shared/data/osm, else ../shared/data/osm)
+#         PBF_DIR=/path/to/osm bash bench/nominatim_setup.sh   (default ../shared/data/osm beside the repository)
 #         FORCE=1 ... re-imports even imported extracts.
 set -euo pipefail
 
@@ -30,9 +30,7 @@ PY="${PYTHON:-python3}"   # Python 3.11 or later
 EXTRACTS=("$@")
 [ ${#EXTRACTS[@]} -gt 0 ] || EXTRACTS=(heidelberg liechtenstein andorra monaco)
 
-if [ -z "${PBF_DIR:-}" ]; then
-  if [ -d /work/shared/data/osm ]; then PBF_DIR=/work/shared/data/osm; else PBF_DIR="$ROOT/../shared/data/osm"; fi
-fi
+PBF_DIR="${PBF_DIR:-$ROOT/../shared/data/osm}"
 
 log() { echo "nominatim_setup: $*" >&2; }
 

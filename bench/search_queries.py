@@ -49,7 +49,7 @@ sampling, coordinates rounded to 7 decimals; the same inputs give the same bytes
 Reproduce (pyosmium from the Nominatim venv that bench/nominatim_setup.sh makes):
 
     .bench/nominatim-venv/bin/python bench/search_queries.py \
-        [--extracts heidelberg,liechtenstein,andorra,monaco] [--pbf-dir /work/shared/data/osm] \
+        [--extracts heidelberg,liechtenstein,andorra,monaco] [--pbf-dir ../shared/data/osm] \
         [--out .bench/search] [--seed 1] [--per-set 200]
 
 It prints the counts per set and a few data facts (addr:city share, addr:place-only addresses,
@@ -532,10 +532,7 @@ def build(extract, pbf, seed, per_set, keep_unmatched=False):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--extracts", default=",".join(EXTRACTS))
-    default_pbf = "/work/shared/data/osm"
-    if not os.path.isdir(default_pbf):
-        default_pbf = os.path.join(ROOT, "..", "shared", "data", "osm")
-    ap.add_argument("--pbf-dir", default=default_pbf)
+    ap.add_argument("--pbf-dir", default=os.path.join(ROOT, "..", "shared", "data", "osm"))
     ap.add_argument("--out", default=os.path.join(ROOT, ".bench", "search"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--per-set", type=int, default=200)

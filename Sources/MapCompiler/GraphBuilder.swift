@@ -180,7 +180,8 @@ struct GraphBuilder {
             }
         }
         index.nodes = nodeIndex
-        for (id, attrs) in nodeAttributes where !attrs.exitRef.isEmpty {
+        // (in id order: a dictionary's order changes from run to run, and names get ids as they come)
+        for (id, attrs) in nodeAttributes.filter({ !$0.value.exitRef.isEmpty }).sorted(by: { $0.key < $1.key }) {
             if let n = nodeIndex[id] { g.exitRefs[n] = intern(attrs.exitRef) }
         }
         return g

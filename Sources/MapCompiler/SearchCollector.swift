@@ -154,8 +154,10 @@ struct SearchCollector {
         }
         if primary.isEmpty, poi, let b = tags["brand"] ?? tags["operator"], !b.isEmpty { primary = b }
         guard !primary.isEmpty || !others.isEmpty else { return nil }
+        // (sorted first: the tags come in no fixed order, and the same file must give the same map)
+        others.sort()
         if primary.isEmpty { primary = others.removeFirst() }
-        return Names(primary: primary, others: others.sorted())
+        return Names(primary: primary, others: others)
     }
 
     /// How much a street stands out: a main road before a residential street before a path.

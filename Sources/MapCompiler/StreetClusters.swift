@@ -45,8 +45,7 @@ struct StreetClusters {
             var owner = [Int64: Int]()
             for (k, w) in members.enumerated() {
                 for p in ways[w].points {
-                    let cell = Int64((p.latitude / Self.cellDegrees).rounded(.down)) << 32
-                        | Int64(Int32((p.longitude / Self.cellDegrees).rounded(.down)) & 0x7fff_ffff)
+                    let cell = PlaceGrid.key(p, Self.cellDegrees)
                     if let other = owner[cell] { parent[root(k)] = root(other) } else { owner[cell] = k }
                 }
             }

@@ -65,15 +65,9 @@ public enum SearchText {
     }
 
     /// Folds one scalar: its lower-case base letters or digit, or nil where it separates terms.
+    /// (ASCII is folded in `words`, byte by byte, before it gets here.)
     static func fold(_ u: Unicode.Scalar) -> String? {
         let v = u.value
-        if v < 0x80 {
-            switch v {
-            case 0x30...0x39, 0x61...0x7A: return String(Character(u))
-            case 0x41...0x5A: return String(Character(Unicode.Scalar(v + 0x20)!))
-            default: return nil
-            }
-        }
         if let special = specials[v] { return special }
         guard u.properties.isAlphabetic || u.properties.numericType != nil else { return nil }
         // decompose (é → e + ◌́) and keep the base letters

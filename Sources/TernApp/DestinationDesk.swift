@@ -26,8 +26,9 @@ final class DestinationDesk {
     /// What was wrong with the state file found at start (it was set aside), if anything.
     let loadWarning: String?
 
-    init(map: RoadMap, stateFile: String?, locale: String) {
-        geocoder = try? Geocoder(map: map)
+    /// `geocoder` nil: the map has no search index (`find` says to re-import it).
+    init(geocoder: Geocoder?, stateFile: String?, locale: String) {
+        self.geocoder = geocoder
         file = stateFile.map(StateFile.init)
         self.locale = GuidanceLocale.named(locale)
         (state, loadWarning) = file?.load() ?? (TripState(), nil)

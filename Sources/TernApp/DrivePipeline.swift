@@ -44,7 +44,10 @@ final class DrivePipeline {
     /// The traffic routes are searched with (the router's own copy lives with whoever computes routes).
     private var trafficNow = TrafficConditions()
 
-    init(map: RoadMap, config: NavigatorConfig, speech: SpeechEngine?, status: StatusSink?, recorder: DriveRecorder?, routes: Routes = .inline) {
+    /// `geocoder` (the map's search, made once by the caller and shared with the destination
+    /// desk) says where the car is by address; nil: the road's name only.
+    init(map: RoadMap, config: NavigatorConfig, speech: SpeechEngine?, status: StatusSink?, recorder: DriveRecorder?, routes: Routes = .inline,
+         geocoder: Geocoder? = nil) {
         engine = DriveEngine(map: map, config: config)
         switch routes {
         case .inline: service = RouteService(map: map); worker = nil; post = nil
@@ -53,7 +56,7 @@ final class DrivePipeline {
         self.speech = speech
         self.status = status
         self.recorder = recorder
-        if let g = try? Geocoder(map: map) { describe = { g.describe($0) } }
+        if let g = geocoder { describe = { g.describe($0) } }
     }
 
     var navigator: Navigator { engine.navigator }

@@ -5,6 +5,7 @@ import Geo
 import GPSInput
 import MapData
 import Navigation
+import Search
 import Speech
 
 /// How a replay runs.
@@ -104,7 +105,8 @@ enum Replay {
         config.locale = o.locale
         config.units = o.units
         config.offRoutePolicy = o.offRoutePolicy
-        let pipeline = DrivePipeline(map: map, config: config, speech: speech, status: status, recorder: recorder)
+        let pipeline = DrivePipeline(map: map, config: config, speech: speech, status: status, recorder: recorder,
+                                     geocoder: try? Geocoder(map: map))
         var prompts = 0
         var detected: Date?, rerouteMillis = [Double]()
         pipeline.onEvent = { e in

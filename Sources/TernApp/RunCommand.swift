@@ -8,6 +8,7 @@ import Guidance
 import MapData
 import Navigation
 import Routing
+import Search
 import Speech
 
 /// `tern run`: the appliance under systemd. gpsd in, speech and the serial console out, every
@@ -169,11 +170,13 @@ enum RunCommand {
         navConfig.timeUpdateThresholdSeconds = config.progressSeconds
         // a language chosen brings its customary units; the built-in default is en-GB in metres
         navConfig.units = config.units ?? (config.localeChosen ? GuidanceLocale.named(config.locale)?.defaultUnits : nil) ?? .metric
+        // the map's search, made once (its term table is built at open): the desk's and the status line's
+        let geocoder = try? Geocoder(map: map)
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder,
-                                     routes: .worker(post: { continuation.yield(.route($0)) }))
+                                     routes: .worker(post: { continuation.yield(.route($0)) }), geocoder: geocoder)
         if !config.traffic.isEmpty { pipeline.traffic = config.traffic }
         if let zone = config.timeZone { pipeline.timeZone = zone }
-        let desk = DestinationDesk(map: map, stateFile: config.stateDirectory.map { $0 + "/destinations.json" }, locale: config.locale)
+        let desk = DestinationDesk(geocoder: geocoder, stateFile: config.stateDirectory.map { $0 + "/destinations.json" }, locale: config.locale)
         desk.onWarning = { printError("tern: \($0)") }
         if let w = desk.loadWarning { printError("tern: \(w)") }
         if let d = config.destination {

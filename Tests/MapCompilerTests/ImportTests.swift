@@ -28,6 +28,19 @@ import Testing
         if name == "heidelberg" { #expect(s.signals > 300 && s.restrictions == 476) }
     }
 
+    /// The same file gives the same map, byte for byte (names get ids as they come: nothing may
+    /// come in a dictionary's order, which changes from run to run).
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage))) func sameFileSameMap() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        var maps = [Data]()
+        for k in 0..<3 {
+            try MapCompiler.compile(input: SharedData.path("osm/monaco.osm.pbf"), output: dir.file("\(k).tmap"))
+            maps.append(try Data(contentsOf: URL(fileURLWithPath: dir.file("\(k).tmap"))))
+        }
+        #expect(maps[0] == maps[1] && maps[1] == maps[2])
+    }
+
     @Test func demoTownHasItsStreets() throws {
         let m = try TestMaps.demoTown()
         var names = Set<String>()

@@ -18,7 +18,7 @@ struct DestinationDeskTests {
     func fresh() throws -> (DestinationDesk, DrivePipeline) {
         let map = try TestMaps.extract("liechtenstein")
         let pipeline = DrivePipeline(map: map, config: NavigatorConfig(), speech: nil, status: nil, recorder: nil)
-        return (DestinationDesk(map: map, stateFile: stateFile, locale: "en-GB"), pipeline)
+        return (DestinationDesk(geocoder: try Geocoder(map: map), stateFile: stateFile, locale: "en-GB"), pipeline)
     }
 
     func say(_ line: String, _ desk: DestinationDesk, _ pipeline: DrivePipeline) throws -> [String] {
