@@ -44,8 +44,8 @@ let package = Package(
         // MARK: I/O leaves (dedicated threads for blocking C calls)
         .target(name: "GPSInput", dependencies: ["CGPS", "Geo"]),
         .target(name: "Speech", dependencies: ["CALSA", "CEspeakNG"]),
-        .target(name: "Console", dependencies: ["Geo", "Guidance", "Navigation", "Drive"]),
-        .target(name: "DriveLog", dependencies: ["JSONLines", "Navigation"]),
+        .target(name: "Console", dependencies: ["Geo", "Guidance", "Navigation", "Drive", "Speech"]),
+        .target(name: "DriveLog", dependencies: ["Geo", "GPSInput", "JSONLines", "Navigation"]),
         .target(name: "FeatureCheck", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "Guidance"]),
         .target(name: "Simulation", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "GPSInput"]),
 
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "GPSInputTests", dependencies: ["GPSInput", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Guidance", "TestSupport"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Guidance", "Navigation", "TestSupport"]),
-        .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines"]),
+        .testTarget(name: "DriveLogTests", dependencies: ["DriveLog", "Navigation", "JSONLines", "Geo", "TestSupport"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "GPSInput", "MapCompiler", "MapData", "Routing", "Geo", "TestSupport"]),
         .testTarget(name: "PositioningTests", dependencies: ["Positioning", "GPSInput", "Geo", "TestSupport"]),
         .testTarget(name: "MapMatchingTests", dependencies: ["MapMatching", "Positioning", "MapCompiler", "MapData", "Routing", "Simulation", "Geo", "TestSupport"]),

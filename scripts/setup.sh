@@ -10,7 +10,7 @@ PACKAGES=(
   libasound2-dev alsa-utils                # ALSA playback
   libespeak-ng-dev espeak-ng-data          # speech synthesis
   libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev  # OSM import (PBF, XML)
-  socat sox                                # tests: pseudo-terminal pairs, audio checks
+  socat sox libxml2-utils                  # tests: pseudo-terminal pairs, audio checks, GPX against its schema
 )
 
 missing=()

@@ -1,4 +1,6 @@
 import Geo
+import Guidance
+import Speech
 
 /// A command typed on the serial console or sent with `tern ctl`.
 public enum ConsoleCommand: Sendable, Equatable {
@@ -8,7 +10,14 @@ public enum ConsoleCommand: Sendable, Equatable {
     case cancel
     case repeatPrompt
     case mute(Bool)
+    /// Voice: `volume 0-100`, `louder`, `quieter`, `rate WPM`, `voice NAME|default`,
+    /// `verbosity all|essential|off`.
     case volume(Int)
+    case louder
+    case quieter
+    case rate(Int)
+    case voice(String?)
+    case verbosity(Verbosity)
     case status
     case continueGuidance
     /// Reroute now (the driver asks, or automatic rerouting is off).
@@ -30,7 +39,7 @@ public enum ConsoleCommand: Sendable, Equatable {
     case recent
 
     /// Parses one line: `go LAT,LON [via LAT,LON]...`, `via LAT,LON`, `cancel`, `repeat`, `mute on|off`,
-    /// `volume 0-100`, `status`, `continue`, `reroute`, `help`. Throws a message naming what is wrong.
+    /// `volume 0-100`, `louder`, `quieter`, `rate WPM`, `voice NAME`, `verbosity LEVEL`, `status`, `continue`, `reroute`, `help`. Throws a message naming what is wrong.
     public static func parse(_ line: String) throws -> ConsoleCommand {
         // control characters (a terminal's escapes, a stray bell) are spaces, never part of a word
         let clean = String(String.UnicodeScalarView(line.unicodeScalars.map {
@@ -103,14 +112,28 @@ public enum ConsoleCommand: Sendable, Equatable {
             default: throw ConsoleError("`mute` takes on or off")
             }
         case "volume":
-            guard args.count == 1, let v = Int(args[0]), (0...100).contains(v) else { throw ConsoleError("`volume` takes a number from 0 to 100") }
+            guard args.count == 1, let v = VoiceSettings.volume(args[0]) else { throw ConsoleError("`volume` takes a number from 0 to 100") }
             return .volume(v)
+        case "louder": try noArgs(); return .louder
+        case "quieter", "softer": try noArgs(); return .quieter
+        case "rate":
+            let r = VoiceSettings.rates
+            guard args.count == 1, let v = VoiceSettings.rate(args[0]) else {
+                throw ConsoleError("`rate` takes words a minute from \(r.lowerBound) to \(r.upperBound) (\(VoiceSettings.defaultRate) is usual)")
+            }
+            return .rate(v)
+        case "voice":
+            guard args.count == 1 else { throw ConsoleError("`voice` takes one espeak-ng voice (en-gb, de+m3) or default") }
+            return .voice(args[0].lowercased() == "default" ? nil : args[0])
+        case "verbosity":
+            guard args.count == 1 else { throw ConsoleError("`verbosity` takes all, essential or off") }
+            do { return .verbosity(try Verbosity.parse(args[0])) } catch { throw ConsoleError("\(error)") }
         default:
             throw ConsoleError("unknown command `\(verb)`; try `help`")
         }
     }
 
-    public static let helpText = "commands: find TEXT | go N | go TEXT | go LAT,LON [via LAT,LON]... | near CATEGORY | home | save NAME [N] | fav [NAME] | recent | via LAT,LON | cancel | continue | reroute | traffic WAY_ID closed|open|KMH | repeat | mute on|off | volume N | status"
+    public static let helpText = "commands: find TEXT | go N | go TEXT | go LAT,LON [via LAT,LON]... | near CATEGORY | home | save NAME [N] | fav [NAME] | recent | via LAT,LON | cancel | continue | reroute | traffic WAY_ID closed|open|KMH | repeat | mute on|off | volume N | louder | quieter | rate WPM | voice NAME | verbosity all|essential|off | status"
 }
 
 /// A console command that could not be understood (the message is sent back to the console).

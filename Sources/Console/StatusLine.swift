@@ -5,12 +5,13 @@ import Guidance
 import Navigation
 
 /// The one-line summary written to the serial console once a second (the engine's status effect):
-/// `[GUIDING] Turn left onto Hauptstraße in 250 m | 3.2 km 6 min ETA 12:34 | 48 km/h | 3D`.
+/// `[GUIDING] Turn left onto Hauptstraße in 250 m | 3.2 km 6 min ETA 12:34 | 48 km/h limit 50 | 3D`.
 public struct StatusLine: Sendable, Equatable {
     public var text: String
 
     public init(state: NavigatorState, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?,
-                time: Double?, road: String? = nil, place: String? = nil, units: UnitSystem = .metric, timeZoneOffsetSeconds: Int = 0) {
+                time: Double?, road: String? = nil, place: String? = nil, units: UnitSystem = .metric, timeZoneOffsetSeconds: Int = 0,
+                speedLimitKmh: Double? = nil) {
         let words = Instructions(units: units)
         var parts = [String]()
         let label: String
@@ -42,10 +43,12 @@ public struct StatusLine: Sendable, Equatable {
         } else {
             parts.append("[\(label)]" + (road.map { $0.isEmpty ? "" : " \($0)" } ?? ""))
         }
+        // the road's limit beside the speed, as the sign shows it ("52 km/h limit 50")
+        let limit = speedLimitKmh.map { " limit \(words.signedLimit($0))" } ?? ""
         if let v = speedMetersPerSecond {
-            parts.append(units == .metric ? "\(Int((v * 3.6).rounded())) km/h" : "\(Int((v * 2.236_936).rounded())) mph")
+            parts.append((units == .metric ? "\(Int((v * 3.6).rounded())) km/h" : "\(Int((v * 2.236_936).rounded())) mph") + limit)
         } else {
-            parts.append("-- km/h")
+            parts.append("-- km/h" + limit)
         }
         parts.append(fixMode.map(\.label) ?? "NO FIX")
         text = parts.joined(separator: " | ")
@@ -73,7 +76,7 @@ public struct StatusLine: Sendable, Equatable {
             return
         }
         self.init(state: s.state, progress: s.progress, speedMetersPerSecond: s.speedMetersPerSecond, fixMode: s.fixMode, time: s.time,
-                  road: s.road, place: place, units: s.units, timeZoneOffsetSeconds: timeZoneOffsetSeconds)
+                  road: s.road, place: place, units: s.units, timeZoneOffsetSeconds: timeZoneOffsetSeconds, speedLimitKmh: s.speedLimitKmh)
     }
 
     /// A line saying GPS is missing.

@@ -163,6 +163,6 @@ public struct DriveEngine {
         lastStatus = (time, state)
         out.append(.status(DriveStatus(state: state, progress: navigator.progress, speedMetersPerSecond: speed, fixMode: fixMode,
                                        time: time, road: lastMatch?.displayName, units: navigator.config.units,
-                                       receiverProblem: receiverProblem)))
+                                       receiverProblem: receiverProblem, speedLimitKmh: fixMode == nil ? nil : lastMatch?.speedLimitKmh)))
     }
 }

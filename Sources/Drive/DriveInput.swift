@@ -49,9 +49,11 @@ public struct DriveStatus: Sendable, Equatable {
     public var units: UnitSystem
     /// Why there is no receiver (gpsd gone), until a fix returns.
     public var receiverProblem: String?
+    /// The posted limit of the road the car is on, km/h (nil: not mapped).
+    public var speedLimitKmh: Double?
 
     public init(state: NavigatorState, progress: RouteProgress?, speedMetersPerSecond: Double?, fixMode: FixMode?, time: Double,
-                road: String?, units: UnitSystem, receiverProblem: String? = nil) {
+                road: String?, units: UnitSystem, receiverProblem: String? = nil, speedLimitKmh: Double? = nil) {
         self.state = state
         self.progress = progress
         self.speedMetersPerSecond = speedMetersPerSecond
@@ -60,5 +62,6 @@ public struct DriveStatus: Sendable, Equatable {
         self.road = road
         self.units = units
         self.receiverProblem = receiverProblem
+        self.speedLimitKmh = speedLimitKmh
     }
 }

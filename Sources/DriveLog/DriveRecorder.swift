@@ -28,6 +28,8 @@ public final class DriveRecorder {
     /// How much of the drive a power cut may lose, seconds (0: every flush is synced).
     public var syncSeconds = 2.0
     private var lastSync = ProcessInfo.processInfo.systemUptime
+    /// Which earlier drives to remove when this one begins (nil: all are kept).
+    public var retention: DriveRetention?
     /// How many times the files were made durable (the policy is checked by it in tests).
     public private(set) var syncs = 0
 
@@ -109,18 +111,22 @@ public final class DriveRecorder {
         if !opened, !failed, case .position = event.kind {
             do {
                 try create(DriveRecorder.folderName(event.time))
+                if let r = retention {
+                    let removed = r.prune(logDirectory: logDirectory, now: event.time, current: folder)
+                    if !removed.isEmpty { onProblem("removed \(removed.count) old drive(s) (log-keep-days, log-max-mb)") }
+                }
             } catch {
                 failed = true
                 onProblem("cannot create a drive folder in \(logDirectory) (\(error)); drives are not logged, guidance goes on")
             }
         }
         appendLine(&events) { event.write(to: &$0) }
-        if case let .position(lat, lon, speed, course, _, matched, estimated) = event.kind {
+        if case let .position(lat, lon, speed, course, _, snapped, estimated) = event.kind {
             appendLine(&track) { w in
                 w.beginObject()
                 w.key("t"); w.string(FixTime.iso8601(event.time))
                 NavigationEvent.writeMotion(lat: lat, lon: lon, speed: speed, course: course, placeDigits: 7, to: &w)
-                w.key("matched"); w.bool(matched)
+                NavigationEvent.writeSnapped(snapped, placeDigits: 7, to: &w)
                 w.key("estimated"); w.bool(estimated)
                 w.endObject()
             }

@@ -35,6 +35,18 @@ public enum FixTime {
         return String(decoding: b, as: UTF8.self)
     }
 
+    /// Seconds since the epoch of an ISO 8601 time ("2024-06-15T12:00:00.5Z", "+02:00"), or of
+    /// Barefoot's "2014-09-10 06:54:07+0200"; nil when it is not one.
+    public static func parse(_ s: String) -> Double? {
+        let f = ISO8601DateFormatter()
+        var text = s.replacingOccurrences(of: " ", with: "T")
+        if let m = text.firstMatch(of: /([+-]\d\d)(\d\d)$/) { text = String(text.dropLast(5)) + "\(m.1):\(m.2)" }
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: text) { return d.timeIntervalSince1970 }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: text)?.timeIntervalSince1970
+    }
+
     /// "HH:MM" in UTC.
     public static func clock(_ seconds: Double) -> String {
         var t = time_t(seconds.rounded())

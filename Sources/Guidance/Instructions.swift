@@ -356,6 +356,9 @@ public enum PromptKind: String, Sendable {
     case now
     /// Arrival at a waypoint or the destination.
     case arrive
+    /// Something to know that is not a maneuver: a lower speed limit ahead, a speeding warning,
+    /// a faster route found. Said with verbosity `all` only.
+    case notice
 }
 
 extension Instructions {
@@ -395,7 +398,7 @@ extension Instructions {
                     return text.capitalizedFirst + locale.fullStop + (locale.fullStop == "." ? " " : "") + lanes.capitalizedFirst + locale.fullStop
                 }
             }
-        case .now, .arrive:
+        case .now, .arrive, .notice:
             text = self.text(m, signs: false)
         }
         if let n = next, kind == .now, n.type == .arrive {

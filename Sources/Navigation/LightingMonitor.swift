@@ -37,21 +37,3 @@ struct LightingMonitor: Sendable {
         return NavigationEvent(time: p.time, .lighting(mode: next))
     }
 }
-
-/// Speeding: the matched road's limit exceeded by 10% or more (the SDKs' speed-limit alert),
-/// reported when it begins, when the limit changes while it lasts, and when it ends (an event
-/// whose percent_over is under 10), not on every position: a display holds the state between.
-struct SpeedingMonitor: Sendable {
-    static let overPercent = 10.0
-    /// The limit being exceeded, nil while the car keeps to it.
-    private var exceeding: Double?
-
-    mutating func update(_ p: FilteredPosition, limitKmh: Double?) -> NavigationEvent? {
-        guard let limit = limitKmh, let v = p.speedMetersPerSecond else { return nil }
-        let over = (v * 3.6 / limit - 1) * 100
-        let now = over >= SpeedingMonitor.overPercent ? limit : nil
-        guard now != exceeding else { return nil }
-        exceeding = now
-        return NavigationEvent(time: p.time, .speeding(percentOver: over, limitKmh: limit))
-    }
-}

@@ -39,7 +39,7 @@ extension Navigator {
         out.append(.emit(NavigationEvent(time: time, .trafficReroute(
             savedSeconds: remaining.map { max(0, $0 - r.route.durationSeconds) } ?? 0, previousSeconds: remaining,
             durationSeconds: r.route.durationSeconds, resemblesPrevious: resembles, alternatives: alternatives))))
-        speak(Prompt(text: text.message("prompt.faster_route"), locale: config.locale, kind: .now, maneuver: nil), time: time, &out)
+        speak(Prompt(text: text.message("prompt.faster_route"), locale: config.locale, kind: .notice, maneuver: nil), time: time, &out)
         if let p = lastPosition { track(p, &out) }
     }
 }

@@ -27,6 +27,8 @@ public struct Navigator: Sendable {
         var mayStartOtherWay = false
         /// The last position tracked was an estimate (no fix).
         var onEstimate = false
+        /// The lower limits ahead told on this route.
+        var limitAhead = LimitAhead()
 
         init(route: NavigationRoute, config: NavigatorConfig, plannedAt: Double?) {
             tracker = RouteProgressTracker(route: route, plannedAt: plannedAt)
@@ -62,7 +64,7 @@ public struct Navigator: Sendable {
     /// Back-off after route requests that fail one after another.
     var retry = RouteRetry()
     var lighting: LightingMonitor
-    var speeding = SpeedingMonitor()
+    var speeding: SpeedingMonitor
     var traffic: TrafficMonitor
     var lastPosition: FilteredPosition?
     /// The roads the two matchers put the last position on (with and without the route's prior).
@@ -96,6 +98,7 @@ public struct Navigator: Sendable {
             promptMarginSeconds: config.promptMarginSeconds, arrivalDistanceMeters: config.arrivalDistanceMeters,
             arrivalSeconds: config.arrivalSeconds))
         lighting = LightingMonitor(config: config)
+        speeding = SpeedingMonitor(margin: config.speedingMargin)
         traffic = TrafficMonitor(config: config)
     }
 
@@ -199,12 +202,15 @@ public struct Navigator: Sendable {
         let road = matched?.displayName
         out.append(.emit(NavigationEvent(time: p.time, .position(
             lat: p.coordinate.latitude, lon: p.coordinate.longitude, speedMps: p.speedMetersPerSecond,
-            courseDeg: p.courseDegrees, road: road, matched: matched?.isMatched ?? false, estimated: p.estimated))))
+            courseDeg: p.courseDegrees, road: road, snapped: matched.flatMap { $0.isMatched ? $0.coordinate : nil }, estimated: p.estimated))))
         if let r = road, !r.isEmpty, r != lastRoad {
             lastRoad = r
             out.append(.emit(NavigationEvent(time: p.time, .roadName(name: r))))
         }
         if let e = speeding.update(p, limitKmh: matched?.speedLimitKmh) { out.append(.emit(e)) }
+        if !p.estimated, let limit = speeding.warningDue(time: p.time, speakerFree: p.time >= speakingUntil) {
+            speak(Prompt(text: text.speedingWarning(limit), locale: config.locale, kind: .notice, maneuver: nil), time: p.time, &out)
+        }
         if let e = lighting.update(p) { out.append(.emit(e)) }
         if p.estimated && state == .tracking { state = .uncertain }
         if !p.estimated && state == .uncertain { state = .tracking }
@@ -381,6 +387,9 @@ public struct Navigator: Sendable {
                 speak(Prompt(text: planned.text, locale: config.locale, kind: planned.kind, maneuver: planned.maneuver, then: planned.then),
                       time: p.time, &out)
                 g.planner.heard(planned, until: speakingUntil)
+            } else if state == .tracking, p.time >= speakingUntil {
+                tellLimitAhead(p, progress: progress, toNext: toNext, next: maneuvers.indices.first { $0 >= nextIndex && rules.isAnnounced(maneuvers, $0) },
+                               &g, &out)
             }
         }
         guidance = g

@@ -10,9 +10,22 @@ public struct NavigationRoute: Sendable {
     public var route: Route
     /// Maneuvers of each leg (depart first, arrive last).
     public var maneuvers: [[Maneuver]]
-    public init(route: Route, maneuvers: [[Maneuver]]) {
+    /// Where the posted limit changes along each leg (empty: not known).
+    public var speedLimits: [[SpeedLimitChange]]
+    public init(route: Route, maneuvers: [[Maneuver]], speedLimits: [[SpeedLimitChange]] = []) {
         self.route = route
         self.maneuvers = maneuvers
+        self.speedLimits = speedLimits
+    }
+}
+
+/// From `startMeters` along a leg on, the posted limit is `limitKmh` (nil: none mapped).
+public struct SpeedLimitChange: Sendable, Equatable {
+    public var startMeters: Double
+    public var limitKmh: Double?
+    public init(startMeters: Double, limitKmh: Double?) {
+        self.startMeters = startMeters
+        self.limitKmh = limitKmh
     }
 }
 
@@ -206,5 +219,7 @@ public struct NavigatorConfig: Sendable {
     public var speechSecondsPerCharacter: Double?
     /// Seconds between the end of a "now" prompt and the maneuver, at the least.
     public var promptMarginSeconds = 1.5
+    /// How far over the limit counts as speeding (`speeding` events and the spoken warning).
+    public var speedingMargin = SpeedingMargin.percent(10)
     public init() {}
 }

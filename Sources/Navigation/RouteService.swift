@@ -27,7 +27,19 @@ public final class RouteService {
         for (i, leg) in route.legs.enumerated() {
             all.append(maneuvers.maneuvers(for: leg, destination: waypoints[i + 1], isLastLeg: i == route.legs.count - 1))
         }
-        return NavigationRoute(route: route, maneuvers: all)
+        return NavigationRoute(route: route, maneuvers: all, speedLimits: route.legs.map(limitChanges))
+    }
+
+    /// Where the posted limit changes along a leg: one entry per change, from its start.
+    func limitChanges(_ leg: RouteLeg) -> [SpeedLimitChange] {
+        var out = [SpeedLimitChange]()
+        for (k, edge) in leg.edges.enumerated() {
+            let limit = map.maxspeedKmh(of: edge)
+            if out.last.map({ $0.limitKmh != limit }) ?? true {
+                out.append(SpeedLimitChange(startMeters: leg.cumulativeMeters[leg.edgeShapeStart[k]], limitKmh: limit))
+            }
+        }
+        return out
     }
 
     /// Routes nearly as fast as the best one (within this share) may be preferred for being like

@@ -5,6 +5,9 @@ import Synchronization
 public enum SpeechOutput: Sendable, Equatable {
     /// An ALSA PCM by name ("default", "hw:1,0", "null", "file:FILE=/tmp/x.wav,FORMAT=wav").
     case device(String)
+    /// ALSA PCMs in order of preference ("usbspeaker", "jack"): the first that opens plays, and
+    /// a preferred one that appears later takes over (`OutputKeeper`).
+    case devices([String])
     /// A WAV file of everything spoken.
     case wavFile(String)
     /// Synthesis only, no audio (measuring).
@@ -19,8 +22,11 @@ public enum SpeechEvent: Sendable, Equatable {
     /// A prompt was spoken: synthesis took `synthesisSeconds`, the audio lasts `audioSeconds`,
     /// and playback (including device start-up) took `playbackSeconds`.
     case spoken(id: Int, text: String, synthesisSeconds: Double, audioSeconds: Double, playbackSeconds: Double)
-    /// The audio output cannot be used; speech goes on silently. Reported once per output.
+    /// The audio output cannot be used; speech goes on silently, and the output is tried again
+    /// every few seconds. Reported once per outage.
     case outputUnavailable(String)
+    /// Speech plays on this output again (after an outage), or on a preferred one that appeared.
+    case outputAvailable(String)
     /// One prompt failed (unknown voice, synthesis error); the engine goes on.
     case failed(id: Int, reason: String)
     /// A prompt was cut off (`interrupt`) after `playedSeconds` of its audio (0: before it began).
@@ -54,16 +60,28 @@ public final class SpeechEngine: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let handler: @Sendable (SpeechEvent) -> Void
     public let output: SpeechOutput
+    /// How often a missing output is tried again.
+    public let retrySeconds: Double
+    private let voiceSettings: Mutex<VoiceSettings>
 
-    public init(output: SpeechOutput, handler: @escaping @Sendable (SpeechEvent) -> Void = { _ in }) {
+    public init(output: SpeechOutput, settings: VoiceSettings = VoiceSettings(), retrySeconds: Double = 5,
+                handler: @escaping @Sendable (SpeechEvent) -> Void = { _ in }) {
         self.output = output
+        self.retrySeconds = retrySeconds
         self.handler = handler
+        voiceSettings = Mutex(settings)
         let t = Thread { [self] in run() }
         t.name = "tern.speech"
         t.start()
     }
 
     deinit { shutdown() }
+
+    /// Volume, rate and voice, read for every prompt: a change applies from the next one.
+    public var settings: VoiceSettings {
+        get { voiceSettings.withLock { $0 } }
+        set { voiceSettings.withLock { $0 = newValue } }
+    }
 
     /// Queues a prompt.
     public func speak(_ u: Utterance) {
@@ -109,21 +127,8 @@ public final class SpeechEngine: Sendable {
     }
 
     private func run() {
-        var sink: AudioSink?
-        var outputFailed = false
-        func openSink() {
-            guard sink == nil, !outputFailed else { return }
-            do {
-                switch output {
-                case .device(let name): sink = try ALSASink(name: name)
-                case .wavFile(let path): sink = try WAVFileSink(path: path)
-                case .none: break
-                }
-            } catch {
-                outputFailed = true
-                handler(.outputUnavailable("\(error); guidance continues without speech"))
-            }
-        }
+        var output = OutputKeeper(output, retrySeconds: retrySeconds)
+        func report(_ events: [SpeechEvent]) { events.forEach(handler) }
         while true {
             let next: (Utterance, Int)? = state.withLock { s in
                 if s.queue.isEmpty { return nil }
@@ -132,36 +137,47 @@ public final class SpeechEngine: Sendable {
             }
             guard let (u, started) = next else {
                 if state.withLock({ $0.stopping && $0.queue.isEmpty }) { break }
+                var events = [SpeechEvent]()
+                output.poll(now: ProcessInfo.processInfo.systemUptime, events: &events)
+                report(events)
                 _ = wake.wait(timeout: .now() + 0.5)
                 continue
             }
             defer { pendingCount.subtract(1, ordering: .acquiringAndReleasing) }
+            let settings = self.settings
             do {
                 let t0 = Date()
-                let (samples, sampleRate) = try SpeechSynthesizer.withShared { synth in
-                    try synth.setVoice(u.voice)
+                var (samples, sampleRate) = try SpeechSynthesizer.withShared { synth in
+                    try synth.setVoice(settings.voice ?? u.voice)
+                    synth.setRate(settings.rate)
                     return (try synth.synthesize(u.text), synth.sampleRate)
                 }
+                VoiceSettings.scale(&samples, by: settings.gain)
                 let t1 = Date()
                 let cut = { self.generation.load(ordering: .acquiring) != started }
                 if cut() {
                     handler(.interrupted(id: u.id, text: u.text, playedSeconds: 0))
                     continue
                 }
-                openSink()
-                if let s = sink {
+                var events = [SpeechEvent]()
+                let sink = output.sinkForPrompt(now: ProcessInfo.processInfo.systemUptime, events: &events)
+                report(events)
+                if let sink {
                     handler(.started(id: u.id, audioSeconds: Double(samples.count) / Double(sampleRate)))
                     do {
-                        let played = try s.play(samples, sampleRate: sampleRate, stop: cut)
+                        let played = try sink.play(samples, sampleRate: sampleRate, stop: cut)
                         if played < samples.count {
                             handler(.interrupted(id: u.id, text: u.text, playedSeconds: Double(played) / Double(sampleRate)))
                             continue
                         }
+                        var events = [SpeechEvent]()
+                        output.played(events: &events)
+                        report(events)
                     } catch {
-                        // The device went away mid-drive: say so once, keep guiding silently.
-                        sink = nil
-                        outputFailed = true
-                        handler(.outputUnavailable("\(error); guidance continues without speech"))
+                        // the device went away mid-drive: said once, tried again from now on
+                        var events = [SpeechEvent]()
+                        output.lost(error, now: ProcessInfo.processInfo.systemUptime, events: &events)
+                        report(events)
                     }
                 }
                 let t2 = Date()
@@ -172,8 +188,7 @@ public final class SpeechEngine: Sendable {
                 handler(.failed(id: u.id, reason: "\(error)"))
             }
         }
-        sink?.close()
-        sink = nil
+        output.close()
         state.withLock { $0.finished = true }
     }
 
@@ -182,6 +197,16 @@ public final class SpeechEngine: Sendable {
 }
 
 extension SpeechEngine {
+    /// Why `name` is not an espeak-ng voice or variant this machine has ("en-gb", "de+m3"), or nil.
+    public static func voiceProblem(_ name: String) -> String? {
+        do {
+            try SpeechSynthesizer.withShared { try $0.setVoice(name) }
+            return nil
+        } catch {
+            return "\(error) (espeak-ng --voices lists them; a variant is added as +m1..m7, +f1..f5)"
+        }
+    }
+
     /// Why the ALSA PCM `name` cannot be opened for playback, or nil when it can.
     public static func deviceProblem(_ name: String) -> String? {
         do {

@@ -47,24 +47,62 @@ final class SpeechSynthesizer {
     /// Selects an espeak-ng voice by name ("en-gb", "de", "fr"...); throws when it does not exist.
     func setVoice(_ name: String) throws {
         guard name != currentVoice else { return }
+        // "en-gb+f3": a voice and one of espeak-ng's variants (another speaker of the same language)
+        let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
+        let base = parts.first ?? name
+        let variant = parts.count > 1 ? parts[1] : nil
+        if let v = variant, !SpeechSynthesizer.variants().contains(v) { throw SpeechError.unknownVoice(name) }
         // A voice file name ("de") works directly; a language tag ("en-gb") is matched by
         // language, as the espeak-ng command line does.
-        if espeak_ng_SetVoiceByName(name) != ENS_OK {
+        if espeak_ng_SetVoiceByName(base) != ENS_OK {
             var spec = espeak_VOICE()
-            let ok = name.withCString { lang -> Bool in
+            let ok = base.withCString { lang -> Bool in
                 spec.languages = lang
                 return espeak_ng_SetVoiceByProperties(&spec) == ENS_OK
             }
             guard ok, let chosen = espeak_GetCurrentVoice()?.pointee, let langs = chosen.languages else {
                 throw SpeechError.unknownVoice(name)
             }
-            // espeak-ng falls back to a default voice for unknown languages: accept only a real match
+            // espeak-ng falls back to a default voice for unknown languages: accept only a real
+            // match, tag by tag
             let got = String(cString: langs + 1).lowercased()
-            let want = name.lowercased()
-            guard got == want || got.hasPrefix(want + "-") || want.hasPrefix(got) else { throw SpeechError.unknownVoice(name) }
+            let want = base.lowercased()
+            guard got == want || got.hasPrefix(want + "-") || want.hasPrefix(got + "-") else { throw SpeechError.unknownVoice(name) }
+            if let v = variant, let id = chosen.identifier {
+                // (by its file, "gmw/en+f3": a variant is added to a voice file, not a language)
+                guard espeak_ng_SetVoiceByName(String(cString: id) + "+" + v) == ENS_OK else { throw SpeechError.unknownVoice(name) }
+            }
+        } else if let v = variant, espeak_ng_SetVoiceByName(base + "+" + v) != ENS_OK {
+            throw SpeechError.unknownVoice(name)
         }
         currentVoice = name
+        currentRate = -1  // (a voice brings its own speed: the rate is set again)
     }
+
+    /// espeak-ng's voice variants ("f3", "m2", "klatt"), the part after "+" in a voice name.
+    private static func variants() -> Set<String> {
+        var spec = espeak_VOICE()
+        return "variant".withCString { lang -> Set<String> in
+            spec.languages = lang
+            guard let list = espeak_ListVoices(&spec) else { return [] }
+            var out = Set<String>()
+            var i = 0
+            while let v = list[i] {
+                // identifiers are "!v/f3"
+                if let id = v.pointee.identifier { out.insert(String(String(cString: id).split(separator: "/").last ?? "")) }
+                i += 1
+            }
+            return out
+        }
+    }
+
+    /// Sets the speaking rate in words per minute (espeak-ng keeps it until changed).
+    func setRate(_ wpm: Int) {
+        guard wpm != currentRate else { return }
+        espeak_SetParameter(espeakRATE, Int32(wpm), 0)
+        currentRate = wpm
+    }
+    private var currentRate = VoiceSettings.defaultRate
 
     /// Renders `text`; returns its samples at `sampleRate`.
     func synthesize(_ text: String) throws -> [Int16] {

@@ -111,7 +111,7 @@ final class DestinationDesk {
             state.trip = nil
             resumeAnnouncement = nil
             return ["ok: guidance cancelled" + persist()]
-        case .via, .repeatPrompt, .mute, .volume, .status, .traffic, .reroute, .continueGuidance, .help:
+        case .via, .repeatPrompt, .mute, .volume, .louder, .quieter, .rate, .voice, .verbosity, .status, .traffic, .reroute, .continueGuidance, .help:
             return ["error: `\(command)` is not about where to go"]  // (RunCommand.handle answers these)
         }
     }

@@ -38,7 +38,9 @@ final class DrivePipeline {
     var describe: ((Coordinate) -> String?)?
     /// The zone the status line's arrival time is told in (the system's, or `timezone =`).
     var timeZone = TimeZone.current
+    /// `mute on` silences everything until `mute off`; `verbosity` chooses what is said.
     var muted = false
+    var verbosity = Verbosity.all
     private(set) var eventCount = 0
     private var promptID = 0
     /// The traffic routes are searched with (the router's own copy lives with whoever computes routes).
@@ -139,7 +141,7 @@ final class DrivePipeline {
     }
 
     private func say(_ p: Prompt) {
-        guard !muted, let speech else { return }
+        guard !muted, verbosity.speaks(p.kind), let speech else { return }
         promptID += 1
         speech.speak(Utterance(id: promptID, text: p.text, voice: Voices.espeakVoice(forLocale: p.locale)))
     }

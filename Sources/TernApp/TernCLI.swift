@@ -24,14 +24,18 @@ public enum TernCLI {
                                                         the built-in town, a simulated drive, gpsfake → gpsd → tern
           run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log,
                                                         control socket; each setting of tern.conf also as --KEY VALUE:
-           [--map MAP] [--gpsd HOST:PORT] [--console DEV|none] [--baud N] [--speech PCM|none] [--log-dir DIR]
-           [--log-sync SECONDS] [--state-dir DIR|none] [--control PATH|none] [--locale L] [--units U]
+           [--map MAP] [--gpsd HOST:PORT] [--console DEV|none] [--baud N] [--speech 'PCM...'|none] [--log-dir DIR]
+           [--log-sync SECONDS] [--log-keep-days N|none] [--log-max-mb N|none] [--state-dir DIR|none] [--control PATH|none] [--locale L] [--units U]
            [--timezone ZONE] [--destination LAT,LON] [--waypoints continue|stay] [--traffic FILE]
            [--off-route tern|mapbox|osmand] [--progress-meters M] [--progress-seconds S]
+           [--volume 0-100] [--rate WPM] [--voice V|default] [--verbosity all|essential|off] [--speeding-margin 10%|5km/h]
           ctl [--socket PATH] COMMAND...                talk to a running tern: find, go, near, home, save, fav,
                                                         recent, via, cancel, continue, reroute, traffic, repeat, mute,
-                                                        status, help; watch [--seconds N] streams events
-          say TEXT [--lang L] [--device PCM | --wav FILE]
+                                                        volume, louder, quieter, rate, voice, verbosity, status, help;
+                                                        watch [--seconds N] streams events
+          say TEXT [--lang L] [--voice V] [--volume 0-100] [--rate WPM] [--device PCM | --wav FILE]
+          gpx DRIVE_DIR [-o F.gpx]                      a logged drive as GPX 1.1: receiver, filtered and matched
+                                                        tracks; prompts, off-routes, reroutes and arrival as waypoints
           check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]
                                                         OSRM scenario files; NAME: passed/total per file
           bench-match --map MAP --queries Q.json [--noise M] [--model bench|road] [--follow] [--drives N]
@@ -82,6 +86,7 @@ public enum TernCLI {
             case "run": return try await RunCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
             case "say": return try SayCommand.run(rest)
+            case "gpx": return try GPXCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
             case "match": return try MatchCommand.run(rest)
             case "bench-match": return try BenchMatchCommand.run(rest)

@@ -102,14 +102,5 @@ enum TraceReader {
         return out
     }
 
-    /// ISO 8601 and Barefoot's "2014-09-10 06:54:07+0200", with or without fractions.
-    static func isoTime(_ s: String) -> Double? {
-        let f = ISO8601DateFormatter()
-        var text = s.replacingOccurrences(of: " ", with: "T")
-        if let m = text.firstMatch(of: /([+-]\d\d)(\d\d)$/) { text = String(text.dropLast(5)) + "\(m.1):\(m.2)" }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: text) { return d.timeIntervalSince1970 }
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: text)?.timeIntervalSince1970
-    }
+    static func isoTime(_ s: String) -> Double? { FixTime.parse(s) }
 }

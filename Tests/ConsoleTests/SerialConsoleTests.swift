@@ -88,7 +88,20 @@ final class PTY {
         #expect(try ConsoleCommand.parse("cancel") == .cancel)
         #expect(try ConsoleCommand.parse("mute off") == .mute(false))
         #expect(try ConsoleCommand.parse("volume 40") == .volume(40))
+        #expect(try ConsoleCommand.parse("louder") == .louder)
+        #expect(try ConsoleCommand.parse("quieter") == .quieter)
+        #expect(try ConsoleCommand.parse("rate 220") == .rate(220))
+        #expect(try ConsoleCommand.parse("voice en-gb+f3") == .voice("en-gb+f3"))
+        #expect(try ConsoleCommand.parse("voice Default") == .voice(nil))
+        #expect(try ConsoleCommand.parse("verbosity Essential") == .verbosity(.essential))
         #expect(try ConsoleCommand.parse("  status  ") == .status)
+    }
+
+    /// `essential`: the maneuvers and arrival, not the far prompt nor a notice; `off`: nothing.
+    @Test func verbosityLevels() {
+        #expect(PromptKind.allCasesForTest.allSatisfy { Verbosity.all.speaks($0) && !Verbosity.off.speaks($0) })
+        #expect([PromptKind.turnIn, .now, .arrive].allSatisfy { Verbosity.essential.speaks($0) })
+        #expect(![PromptKind.prepare, .notice].contains { Verbosity.essential.speaks($0) })
     }
 
     @Test func destinationCommands() throws {
@@ -108,7 +121,7 @@ final class PTY {
         #expect(try ConsoleCommand.parse("find \u{1b}[Ahaupt\u{7}str") == .find("[Ahaupt str"))
     }
 
-    @Test(arguments: ["", "go", "go 0", "find", "near", "save", "save a b c", "save home x", "home now", "recent 3", "fav a b", "go 1,2 via", "go 1,2 3,4", "volume 400", "mute maybe", "fly 1,2", "cancel now", "go 95,0"])
+    @Test(arguments: ["", "go", "go 0", "find", "near", "save", "save a b c", "save home x", "home now", "recent 3", "fav a b", "go 1,2 via", "go 1,2 3,4", "volume 400", "volume -1", "louder 3", "rate 20", "rate", "voice", "voice a b", "verbosity loud", "mute maybe", "fly 1,2", "cancel now", "go 95,0"])
     func badCommandsSayWhatIsWrong(line: String) {
         do {
             _ = try ConsoleCommand.parse(line)
@@ -128,6 +141,13 @@ final class PTY {
         #expect(StatusLine.waiting("gpsd lost").text == "[NO FIX] gpsd lost")
         let mph = StatusLine(state: .arrived, progress: nil, speedMetersPerSecond: 0, fixMode: .twoD, time: 0, units: .imperial)
         #expect(mph.text == "[ARRIVED] You have arrived | 0 mph | 2D")
+        // the road's limit as its sign shows it: 50 km/h, or 30 mph mapped as 48 km/h
+        let limited = StatusLine(state: .freeDrive, progress: nil, speedMetersPerSecond: 14.7, fixMode: .threeD, time: 0, road: "B 37",
+                                 speedLimitKmh: 50)
+        #expect(limited.text == "[FREE DRIVE] B 37 | 53 km/h limit 50 | 3D")
+        let uk = StatusLine(state: .freeDrive, progress: nil, speedMetersPerSecond: 13, fixMode: .threeD, time: 0, road: "A40",
+                            units: .imperial, speedLimitKmh: 48.28)
+        #expect(uk.text == "[FREE DRIVE] A40 | 29 mph limit 30 | 3D")
     }
 
     /// The lanes to take at the next maneuver, drawn where there is a choice of lanes.
@@ -139,4 +159,8 @@ final class PTY {
         #expect(StatusLine.lanePicture(lanes.map { Lane(indications: $0.indications, valid: true) }) == nil)
         #expect(StatusLine.lanePicture([]) == nil)
     }
+}
+
+extension PromptKind {
+    static let allCasesForTest: [PromptKind] = [.prepare, .turnIn, .now, .arrive, .notice]
 }

@@ -1,5 +1,6 @@
 import DriveLog
 import Foundation
+import Geo
 import JSONLines
 import Navigation
 import Testing
@@ -16,7 +17,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try DriveRecorder(logDirectory: dir, name: "drive")
         r.recordNMEA("$GPRMC,120000.00,A,4344.3040,N,00725.4760,E,27.0,60.0,150624,,,A*5F")
-        r.record(NavigationEvent(time: 1_718_452_800, .position(lat: 43.7, lon: 7.4, speedMps: 13.9, courseDeg: 60, road: "Rue", matched: true, estimated: false)))
+        r.record(NavigationEvent(time: 1_718_452_800, .position(lat: 43.7, lon: 7.4, speedMps: 13.9, courseDeg: 60, road: "Rue", snapped: Coordinate(latitude: 43.7, longitude: 7.4), estimated: false)))
         r.record(NavigationEvent(time: 1_718_452_801, .arrived(index: 1, name: "Rue")))
         r.close()
         let raw = try String(contentsOfFile: r.rawPath, encoding: .utf8)
@@ -73,7 +74,7 @@ import Testing
         r.recordNMEA("$GPGSA,A,1,,,,,,,,,,,,,,,*1E")
         r.flush()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
-        r.record(NavigationEvent(time: 1_718_452_800, .position(lat: 43.7, lon: 7.4, speedMps: 0, courseDeg: nil, road: "", matched: false,
+        r.record(NavigationEvent(time: 1_718_452_800, .position(lat: 43.7, lon: 7.4, speedMps: 0, courseDeg: nil, road: "", snapped: nil,
                                                                 estimated: false)))
         r.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["20240615T120000Z"])

@@ -24,7 +24,7 @@ import Testing
         defer { feed.stop() }
         let sock = dir.file("control")
         let tern = try ChildProcess(try #require(TernBinary.path),
-                                    ["run", "--map", map, "--gpsd", "127.0.0.1:\(feed.port)", "--console", "none", "--speech", "none",
+                                    ["run", "--map", map, "--gpsd", "127.0.0.1:\(feed.port)", "--console", "none", "--speech", "file:FILE=\(dir.file("prompts.wav")),FORMAT=wav",
                                      "--log-dir", dir.file("drives"), "--control", sock, "--state-dir", dir.file("state")],
                                     outputPath: dir.file("run.out"))
         defer { tern.stop(grace: 2) }
@@ -36,6 +36,15 @@ import Testing
         let bad = try await TernBinary.run(["ctl", "--socket", sock, "fly", "me", "home"], timeout: 10, in: dir)
         #expect(bad.exitCode == 1)
         #expect(bad.output.contains("unknown command `fly`"), "\(bad.output)")
+        // voice settings: checked, applied, and told back; verbosity off silences the drive below
+        for (words, reply) in [(["volume", "40"], "ok: volume 40, rate 175"), (["louder"], "ok: volume 50"), (["rate", "200"], "rate 200"),
+                               (["voice", "de+m3"], "voice de+m3"), (["voice", "default"], "voice of the guidance language"),
+                               (["verbosity", "off"], "ok: verbosity off")] {
+            let r = try await TernBinary.run(["ctl", "--socket", sock] + words, timeout: 10, in: dir)
+            #expect(r.exitCode == 0 && r.output.contains(reply), "\(words): \(r.output)")
+        }
+        let noVoice = try await TernBinary.run(["ctl", "--socket", sock, "voice", "no-such-voice"], timeout: 10, in: dir)
+        #expect(noVoice.exitCode == 1 && noVoice.output.contains("no voice"), "\(noVoice.output)")
         let go = try await TernBinary.run(["ctl", "--socket", sock, "go", "\(to.latitude),\(to.longitude)"], timeout: 10, in: dir)
         #expect(go.exitCode == 0, "\(go.output)")
 
@@ -59,6 +68,13 @@ import Testing
             #expect(o?["event"] is String && o?["t"] is String, "\(e)")
         }
         #expect(watched.contains(#""event":"routeComputed""#))
+        // prompts were given (the events) and none was spoken (verbosity off)
+        #expect(watched.contains(#""event":"prompt""#))
+        let wav = dir.file("prompts.wav")
+        if FileManager.default.fileExists(atPath: wav) {
+            let audio = try Data(contentsOf: URL(fileURLWithPath: wav))
+            #expect(audio.count <= 44, "\(audio.count) bytes of speech with verbosity off")
+        }
         #expect(watched.contains(#""event":"position""#))
         // the same lines as the drive's events.jsonl
         tern.signal(SIGTERM)

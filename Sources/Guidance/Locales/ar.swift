@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "تابع السير لمسافة {distance}",
       "prompt.reroute": "جارٍ إعادة حساب المسار",
       "prompt.faster_route": "تم العثور على مسار أسرع",
+      "prompt.speed_limit": "الحد الأقصى للسرعة {speed}",
+      "prompt.speeding": "الحد الأقصى للسرعة {speed}، خفف السرعة",
       "prompt.uturn_when_possible": "استدر للخلف عندما يكون ذلك ممكنًا",
       "prompt.gps_lost": "فُقدت إشارة تحديد المواقع",
       "prompt.no_route": "لا يوجد مسار من هنا، جارٍ إعادة المحاولة",

@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "Продължете напред {distance}",
       "prompt.reroute": "Преизчисляване на маршрута",
       "prompt.faster_route": "Намерен е по-бърз маршрут",
+      "prompt.speed_limit": "Ограничение на скоростта {speed}",
+      "prompt.speeding": "Ограничение на скоростта {speed}, намалете",
       "prompt.uturn_when_possible": "Направете обратен завой, когато е възможно",
       "prompt.gps_lost": "Сигналът от GPS е изгубен",
       "prompt.no_route": "Няма маршрут оттук, продължавам да търся",

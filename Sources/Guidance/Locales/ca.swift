@@ -117,6 +117,8 @@ extension LocaleTables {
       "prompt.continue_for": "Continueu durant {distance}",
       "prompt.reroute": "S'està recalculant la ruta",
       "prompt.faster_route": "S'ha trobat una ruta més ràpida",
+      "prompt.speed_limit": "Límit de velocitat {speed}",
+      "prompt.speeding": "Límit de velocitat {speed}, reduïu la velocitat",
       "prompt.uturn_when_possible": "Feu un canvi de sentit quan sigui possible",
       "prompt.resuming": "Es reprèn la ruta cap a {name}",
       "prompt.gps_lost": "S'ha perdut el senyal GPS",

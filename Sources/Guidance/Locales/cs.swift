@@ -130,6 +130,8 @@ extension LocaleTables {
       "prompt.continue_for": "Pokračujte {distance}",
       "prompt.reroute": "Přepočítávám trasu",
       "prompt.faster_route": "Byla nalezena rychlejší trasa",
+      "prompt.speed_limit": "Rychlostní limit {speed}",
+      "prompt.speeding": "Rychlostní limit {speed}, zpomalte",
       "prompt.uturn_when_possible": "Jakmile to bude možné, proveďte otočku",
       "prompt.gps_lost": "Signál GPS ztracen",
       "prompt.no_route": "Odsud nevede žádná trasa, zkouším to dál",

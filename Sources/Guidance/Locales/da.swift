@@ -117,6 +117,8 @@ extension LocaleTables {
       "prompt.continue_for": "Fortsæt i {distance}",
       "prompt.reroute": "Beregner ruten igen",
       "prompt.faster_route": "Der er fundet en hurtigere rute",
+      "prompt.speed_limit": "Hastighedsgrænse {speed}",
+      "prompt.speeding": "Hastighedsgrænse {speed}, sænk farten",
       "prompt.uturn_when_possible": "Foretag en U-vending, når det er muligt",
       "prompt.gps_lost": "GPS-signalet er mistet",
       "prompt.no_route": "Ingen rute herfra, prøver fortsat",

@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "Dem Straßenverlauf auf einer Strecke von {distance} folgen",
       "prompt.reroute": "Die Route wird neu berechnet",
       "prompt.faster_route": "Es wurde eine schnellere Route gefunden",
+      "prompt.speed_limit": "Tempolimit {speed}",
+      "prompt.speeding": "Tempolimit {speed}, bitte langsamer fahren",
       "prompt.uturn_when_possible": "Wenn möglich, bitte wenden",
       "prompt.resuming": "Die Zielführung nach {name} wird fortgesetzt",
       "prompt.gps_lost": "GPS-Signal verloren",

@@ -118,6 +118,8 @@ extension LocaleTables {
       "prompt.continue_for": "Συνεχίστε για {distance}",
       "prompt.reroute": "Επανυπολογισμός διαδρομής",
       "prompt.faster_route": "Βρέθηκε ταχύτερη διαδρομή",
+      "prompt.speed_limit": "Όριο ταχύτητας {speed}",
+      "prompt.speeding": "Όριο ταχύτητας {speed}, μειώστε ταχύτητα",
       "prompt.uturn_when_possible": "Κάντε αναστροφή όταν είναι δυνατόν",
       "prompt.gps_lost": "Το σήμα GPS χάθηκε",
       "prompt.no_route": "Δεν υπάρχει διαδρομή από εδώ, συνεχίζω να προσπαθώ",

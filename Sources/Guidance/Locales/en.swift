@@ -122,6 +122,8 @@ extension LocaleTables {
       "prompt.continue_for": "Continue for {distance}",
       "prompt.reroute": "Recalculating the route",
       "prompt.faster_route": "A faster route has been found",
+      "prompt.speed_limit": "Speed limit {speed}",
+      "prompt.speeding": "Speed limit {speed}, slow down",
       "prompt.uturn_when_possible": "Make a U-turn when possible",
       "prompt.resuming": "Resuming guidance to {name}",
       "prompt.gps_lost": "GPS signal lost",

@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "Continúe durante {distance}",
       "prompt.reroute": "Recalculando la ruta",
       "prompt.faster_route": "Se ha encontrado una ruta más rápida",
+      "prompt.speed_limit": "Límite de velocidad {speed}",
+      "prompt.speeding": "Límite de velocidad {speed}, reduzca la velocidad",
       "prompt.uturn_when_possible": "Cambie de sentido cuando sea posible",
       "prompt.resuming": "Se reanuda la ruta hacia {name}",
       "prompt.gps_lost": "Se ha perdido la señal GPS",

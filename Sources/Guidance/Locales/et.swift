@@ -119,6 +119,8 @@ extension LocaleTables {
       "prompt.continue_for": "Jätkake sõitu {distance}",
       "prompt.reroute": "Arvutan marsruuti ümber",
       "prompt.faster_route": "Leiti kiirem marsruut",
+      "prompt.speed_limit": "Kiiruspiirang {speed}",
+      "prompt.speeding": "Kiiruspiirang {speed}, vähendage kiirust",
       "prompt.uturn_when_possible": "Võimaluse korral tehke tagasipööre",
       "prompt.gps_lost": "GPS-signaal kadus",
       "prompt.no_route": "Siit ei leidu marsruuti, proovin edasi",

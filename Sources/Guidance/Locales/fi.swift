@@ -122,6 +122,8 @@ extension LocaleTables {
       "prompt.continue_for": "Jatka {distance} matkan",
       "prompt.reroute": "Lasketaan reittiä uudelleen",
       "prompt.faster_route": "Löytyi nopeampi reitti",
+      "prompt.speed_limit": "Nopeusrajoitus {speed}",
+      "prompt.speeding": "Nopeusrajoitus {speed}, hidasta",
       "prompt.uturn_when_possible": "Tee U-käännös, kun se on mahdollista",
       "prompt.gps_lost": "GPS-signaali katosi",
       "prompt.no_route": "Täältä ei löydy reittiä, yritän edelleen",

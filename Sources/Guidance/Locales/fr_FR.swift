@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "Continuez sur {distance}",
       "prompt.reroute": "Recalcul de l'itinéraire",
       "prompt.faster_route": "Un itinéraire plus rapide a été trouvé",
+      "prompt.speed_limit": "Limitation de vitesse {speed}",
+      "prompt.speeding": "Limitation de vitesse {speed}, ralentissez",
       "prompt.uturn_when_possible": "Faites demi-tour dès que possible",
       "prompt.resuming": "Reprise du guidage vers {name}",
       "prompt.gps_lost": "Signal GPS perdu",

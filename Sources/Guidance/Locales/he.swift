@@ -124,6 +124,8 @@ extension LocaleTables {
       "prompt.continue_for": "המשיכו בדרך עוד {distance}",
       "prompt.reroute": "מחשב מסלול מחדש",
       "prompt.faster_route": "נמצא מסלול מהיר יותר",
+      "prompt.speed_limit": "מהירות מרבית {speed}",
+      "prompt.speeding": "מהירות מרבית {speed}, האט",
       "prompt.uturn_when_possible": "בצעו פניית פרסה כשניתן",
       "prompt.gps_lost": "קליטת GPS אבדה",
       "prompt.no_route": "אין מסלול מכאן, ממשיך לנסות",

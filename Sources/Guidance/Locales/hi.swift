@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "{distance} तक इसी सड़क पर चलते रहें",
       "prompt.reroute": "रास्ता दोबारा तय किया जा रहा है",
       "prompt.faster_route": "एक तेज़ रास्ता मिल गया है",
+      "prompt.speed_limit": "गति सीमा {speed}",
+      "prompt.speeding": "गति सीमा {speed}, गति धीमी करें",
       "prompt.uturn_when_possible": "जहाँ संभव हो, यू-टर्न लें",
       "prompt.gps_lost": "जीपीएस सिग्नल खो गया है",
       "prompt.no_route": "यहाँ से कोई मार्ग नहीं मिला, प्रयास जारी है",

@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "Kövesse az utat {distance} hosszan",
       "prompt.reroute": "Az útvonal újratervezése",
       "prompt.faster_route": "Gyorsabb útvonalat találtam",
+      "prompt.speed_limit": "Sebességkorlátozás {speed}",
+      "prompt.speeding": "Sebességkorlátozás {speed}, lassítson",
       "prompt.uturn_when_possible": "Amint lehetséges, forduljon vissza",
       "prompt.gps_lost": "Megszűnt a GPS-jel",
       "prompt.no_route": "Innen nincs útvonal, tovább próbálkozom",

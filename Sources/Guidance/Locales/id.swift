@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "Lanjutkan perjalanan sejauh {distance}",
       "prompt.reroute": "Menghitung ulang rute",
       "prompt.faster_route": "Ditemukan rute yang lebih cepat",
+      "prompt.speed_limit": "Batas kecepatan {speed}",
+      "prompt.speeding": "Batas kecepatan {speed}, kurangi kecepatan",
       "prompt.uturn_when_possible": "Putar balik jika memungkinkan",
       "prompt.gps_lost": "Sinyal GPS hilang",
       "prompt.no_route": "Tidak ada rute dari sini, terus mencoba",

@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "Prosegui per {distance}",
       "prompt.reroute": "Ricalcolo del percorso",
       "prompt.faster_route": "È stato trovato un percorso più veloce",
+      "prompt.speed_limit": "Limite di velocità {speed}",
+      "prompt.speeding": "Limite di velocità {speed}, rallenta",
       "prompt.uturn_when_possible": "Fai inversione a U appena possibile",
       "prompt.resuming": "Riprendo la guida verso {name}",
       "prompt.gps_lost": "Segnale GPS perso",

@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "{distance} みちなりに すすんで ください",
       "prompt.reroute": "ルートを さいけいさん して います",
       "prompt.faster_route": "より はやい ルートが みつかりました",
+      "prompt.speed_limit": "制限速度 {speed}",
+      "prompt.speeding": "制限速度 {speed}、速度を落としてください",
       "prompt.uturn_when_possible": "かのうな ところで ユーターン して ください",
       "prompt.gps_lost": "ジーピーエスの じゅしんが とぎれました",
       "prompt.no_route": "ここからの ルートが みつかりません。さがしつづけます",

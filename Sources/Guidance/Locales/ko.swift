@@ -118,6 +118,8 @@ extension LocaleTables {
       "prompt.continue_for": "{distance} 계속 진행하세요",
       "prompt.reroute": "경로를 다시 탐색합니다",
       "prompt.faster_route": "더 빠른 경로를 찾았습니다",
+      "prompt.speed_limit": "제한 속도 {speed}",
+      "prompt.speeding": "제한 속도 {speed}, 속도를 줄이세요",
       "prompt.uturn_when_possible": "가능한 곳에서 유턴하세요",
       "prompt.gps_lost": "GPS 신호가 끊겼습니다",
       "prompt.no_route": "여기에서 갈 수 있는 경로가 없습니다. 계속 찾고 있습니다",

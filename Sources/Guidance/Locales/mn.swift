@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "Замаа дагаад {distance} явна уу",
       "prompt.reroute": "Маршрутыг дахин тооцоолж байна",
       "prompt.faster_route": "Илүү хурдан маршрут олдлоо",
+      "prompt.speed_limit": "Хурдны хязгаар {speed}",
+      "prompt.speeding": "Хурдны хязгаар {speed}, хурдаа сааруулна уу",
       "prompt.uturn_when_possible": "Боломжтой үед эргэж буцна уу",
       "prompt.gps_lost": "GPS дохио тасарлаа",
       "prompt.no_route": "Эндээс чиглэл олдсонгүй, үргэлжлүүлэн хайж байна",

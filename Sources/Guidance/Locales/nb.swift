@@ -117,6 +117,8 @@ extension LocaleTables {
       "prompt.continue_for": "Fortsett i {distance}",
       "prompt.reroute": "Beregner ny rute",
       "prompt.faster_route": "Fant en raskere rute",
+      "prompt.speed_limit": "Fartsgrense {speed}",
+      "prompt.speeding": "Fartsgrense {speed}, senk farten",
       "prompt.uturn_when_possible": "Ta en U-sving når det er mulig",
       "prompt.gps_lost": "GPS-signalet er borte",
       "prompt.no_route": "Ingen rute herfra, prøver fortsatt",

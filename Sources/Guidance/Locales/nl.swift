@@ -117,6 +117,8 @@ extension LocaleTables {
       "prompt.continue_for": "Blijf de weg {distance} volgen",
       "prompt.reroute": "De route wordt opnieuw berekend",
       "prompt.faster_route": "Er is een snellere route gevonden",
+      "prompt.speed_limit": "Maximumsnelheid {speed}",
+      "prompt.speeding": "Maximumsnelheid {speed}, minder vaart",
       "prompt.uturn_when_possible": "Keer om zodra het mogelijk is",
       "prompt.resuming": "De routebegeleiding naar {name} wordt hervat",
       "prompt.gps_lost": "GPS-signaal verloren",

@@ -123,6 +123,8 @@ extension LocaleTables {
       "prompt.continue_for": "Jedź dalej przez {distance}",
       "prompt.reroute": "Wyznaczanie nowej trasy",
       "prompt.faster_route": "Znaleziono szybszą trasę",
+      "prompt.speed_limit": "Ograniczenie prędkości {speed}",
+      "prompt.speeding": "Ograniczenie prędkości {speed}, zwolnij",
       "prompt.uturn_when_possible": "Zawróć, gdy będzie to możliwe",
       "prompt.gps_lost": "Utracono sygnał GPS",
       "prompt.no_route": "Brak trasy z tego miejsca, nadal próbuję",

@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "Continue por {distance}",
       "prompt.reroute": "Recalculando a rota",
       "prompt.faster_route": "Foi encontrada uma rota mais rápida",
+      "prompt.speed_limit": "Limite de velocidade {speed}",
+      "prompt.speeding": "Limite de velocidade {speed}, reduza a velocidade",
       "prompt.uturn_when_possible": "Faça o retorno quando for possível",
       "prompt.gps_lost": "Sinal de GPS perdido",
       "prompt.no_route": "Nenhuma rota a partir daqui, continuando a tentar",

@@ -73,6 +73,8 @@ extension LocaleTables {
       "prompt.continue_for": "Continue durante {distance}",
       "prompt.reroute": "A recalcular o percurso",
       "prompt.faster_route": "Foi encontrado um percurso mais rápido",
+      "prompt.speed_limit": "Limite de velocidade {speed}",
+      "prompt.speeding": "Limite de velocidade {speed}, reduza a velocidade",
       "prompt.uturn_when_possible": "Inverta a marcha quando for possível",
       "distance.km.one": "um quilómetro",
       "distance.km.few": "{n} quilómetros",

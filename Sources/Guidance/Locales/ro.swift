@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "Continuați pe o distanță de {distance}",
       "prompt.reroute": "Se recalculează traseul",
       "prompt.faster_route": "A fost găsit un traseu mai rapid",
+      "prompt.speed_limit": "Limită de viteză {speed}",
+      "prompt.speeding": "Limită de viteză {speed}, reduceți viteza",
       "prompt.uturn_when_possible": "Întoarceți-vă când este posibil",
       "prompt.gps_lost": "Semnalul GPS a fost pierdut",
       "prompt.no_route": "Nu există traseu de aici, încerc în continuare",

@@ -123,6 +123,8 @@ extension LocaleTables {
       "prompt.continue_for": "Продолжайте движение {distance}",
       "prompt.reroute": "Пересчёт маршрута",
       "prompt.faster_route": "Найден более быстрый маршрут",
+      "prompt.speed_limit": "Ограничение скорости {speed}",
+      "prompt.speeding": "Ограничение скорости {speed}, снизьте скорость",
       "prompt.uturn_when_possible": "При первой возможности развернитесь",
       "prompt.gps_lost": "Сигнал GPS потерян",
       "prompt.no_route": "Отсюда нет маршрута, продолжаю поиск",

@@ -130,6 +130,8 @@ extension LocaleTables {
       "prompt.continue_for": "Pokračujte {distance}",
       "prompt.reroute": "Prepočítavam trasu",
       "prompt.faster_route": "Našla sa rýchlejšia trasa",
+      "prompt.speed_limit": "Rýchlostný limit {speed}",
+      "prompt.speeding": "Rýchlostný limit {speed}, spomaľte",
       "prompt.uturn_when_possible": "Keď to bude možné, otočte sa",
       "prompt.gps_lost": "Signál GPS sa stratil",
       "prompt.no_route": "Odtiaľto nevedie žiadna trasa, skúšam ďalej",

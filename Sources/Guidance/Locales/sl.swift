@@ -123,6 +123,8 @@ extension LocaleTables {
       "prompt.continue_for": "Nadaljujte po cesti še {distance}",
       "prompt.reroute": "Ponovno izračunavam pot",
       "prompt.faster_route": "Najdena je hitrejša pot",
+      "prompt.speed_limit": "Omejitev hitrosti {speed}",
+      "prompt.speeding": "Omejitev hitrosti {speed}, upočasnite",
       "prompt.uturn_when_possible": "Ko bo mogoče, se obrnite",
       "prompt.gps_lost": "Signal GPS je izgubljen",
       "prompt.no_route": "Od tod ni poti, še naprej poskušam",

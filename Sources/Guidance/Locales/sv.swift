@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "Fortsätt i {distance}",
       "prompt.reroute": "Beräknar ny rutt",
       "prompt.faster_route": "En snabbare rutt har hittats",
+      "prompt.speed_limit": "Hastighetsgräns {speed}",
+      "prompt.speeding": "Hastighetsgräns {speed}, sänk farten",
       "prompt.uturn_when_possible": "Gör en U-sväng när det är möjligt",
       "prompt.gps_lost": "GPS-signalen har försvunnit",
       "prompt.no_route": "Ingen rutt härifrån, försöker fortfarande",

@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "{distance} boyunca devam edin",
       "prompt.reroute": "Rota yeniden hesaplanıyor",
       "prompt.faster_route": "Daha hızlı bir rota bulundu",
+      "prompt.speed_limit": "Hız sınırı {speed}",
+      "prompt.speeding": "Hız sınırı {speed}, yavaşlayın",
       "prompt.uturn_when_possible": "Mümkün olduğunda U dönüşü yapın",
       "prompt.gps_lost": "GPS sinyali kayboldu",
       "prompt.no_route": "Buradan rota yok, denemeye devam ediliyor",

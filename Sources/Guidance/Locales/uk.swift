@@ -123,6 +123,8 @@ extension LocaleTables {
       "prompt.continue_for": "Продовжуйте рух {distance}",
       "prompt.reroute": "Перераховую маршрут",
       "prompt.faster_route": "Знайдено швидший маршрут",
+      "prompt.speed_limit": "Обмеження швидкості {speed}",
+      "prompt.speeding": "Обмеження швидкості {speed}, зменште швидкість",
       "prompt.uturn_when_possible": "Розверніться, щойно це буде можливо",
       "prompt.gps_lost": "Сигнал GPS втрачено",
       "prompt.no_route": "Звідси немає маршруту, продовжую пошук",

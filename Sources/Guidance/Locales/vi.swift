@@ -115,6 +115,8 @@ extension LocaleTables {
       "prompt.continue_for": "Tiếp tục đi thêm {distance}",
       "prompt.reroute": "Đang tính lại lộ trình",
       "prompt.faster_route": "Đã tìm thấy lộ trình nhanh hơn",
+      "prompt.speed_limit": "Giới hạn tốc độ {speed}",
+      "prompt.speeding": "Giới hạn tốc độ {speed}, hãy giảm tốc độ",
       "prompt.uturn_when_possible": "Quay đầu khi có thể",
       "prompt.gps_lost": "Mất tín hiệu GPS",
       "prompt.no_route": "Không có lộ trình từ đây, đang tiếp tục thử",

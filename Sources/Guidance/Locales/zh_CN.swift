@@ -116,6 +116,8 @@ extension LocaleTables {
       "prompt.continue_for": "沿当前道路继续行驶{distance}",
       "prompt.reroute": "正在重新规划路线",
       "prompt.faster_route": "已为您找到更快的路线",
+      "prompt.speed_limit": "限速{speed}",
+      "prompt.speeding": "限速{speed}，请减速",
       "prompt.uturn_when_possible": "请在条件允许时掉头",
       "prompt.gps_lost": "卫星定位信号丢失",
       "prompt.no_route": "从这里没有可用路线，正在继续尝试",

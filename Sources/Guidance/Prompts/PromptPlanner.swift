@@ -128,7 +128,7 @@ public struct PromptPlanner: Sendable {
         // expected speed when the car is much slower now, just after a turn; drivers keep a
         // quarter below it in town)
         let vt = max(v, 0.75 * routeSpeed)
-        let turnInAt = max(150, vt * 13) + vt * turnInText.seconds
+        let turnInAt = rules.turnInDistance(speed: vt, speechSeconds: turnInText.seconds)
 
         var kind: PromptKind?
         var chosen = ""

@@ -84,6 +84,10 @@ public struct PromptRules: Sendable {
     /// "head north", and what follows its first maneuver is said short.
     public static let movingSpeed = 2.5
 
+    /// How far out a "turn in" prompt is said: 13 s at the speed (150 m at the least), plus the
+    /// prompt's own length. A lower speed limit ahead is told at the same distance.
+    public func turnInDistance(speed v: Double, speechSeconds: Double) -> Double { max(150, v * 13) + v * speechSeconds }
+
     /// The speed a car leaves a turn or a roundabout at, about 30 km/h, for what can be said after it.
     public static let turningSpeed = 8.0
 

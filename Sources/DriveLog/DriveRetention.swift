@@ -1,0 +1,52 @@
+import Foundation
+
+/// How many drives are kept: none older than `maxAgeDays`, and the newest that fit in `maxBytes`
+/// together (`log-keep-days`, `log-max-mb` in tern.conf). Applied when a drive begins, at its
+/// first fix and by the fix's time (a Pi has no clock battery: the system time at boot may be
+/// days old, the receiver's is right). Only folders that hold a drive's files are touched, and
+/// never the drive being recorded.
+public struct DriveRetention: Sendable, Equatable {
+    public var maxAgeDays: Double?
+    public var maxBytes: Int?
+
+    public init(maxAgeDays: Double? = nil, maxBytes: Int? = nil) {
+        self.maxAgeDays = maxAgeDays
+        self.maxBytes = maxBytes
+    }
+
+    static let driveFiles = ["events.jsonl", "track.jsonl", "raw.nmea"]
+
+    /// Removes the drives in `logDirectory` the policy does not keep, oldest first; returns the
+    /// folders removed. `now`: seconds since the epoch; `current`: the folder being recorded.
+    @discardableResult
+    public func prune(logDirectory: String, now: Double, current: String?) -> [String] {
+        struct Drive { var path: String; var modified: Double; var bytes: Int }
+        let fm = FileManager.default
+        var drives = [Drive]()
+        for name in (try? fm.contentsOfDirectory(atPath: logDirectory)) ?? [] {
+            let path = (logDirectory as NSString).appendingPathComponent(name)
+            guard path != current else { continue }
+            var modified = -Double.infinity, bytes = 0, isDrive = false
+            for file in (try? fm.contentsOfDirectory(atPath: path)) ?? [] {
+                guard let a = try? fm.attributesOfItem(atPath: (path as NSString).appendingPathComponent(file)) else { continue }
+                if Self.driveFiles.contains(file) { isDrive = true }
+                bytes += (a[.size] as? NSNumber)?.intValue ?? 0
+                if let d = a[.modificationDate] as? Date { modified = max(modified, d.timeIntervalSince1970) }
+            }
+            if isDrive { drives.append(Drive(path: path, modified: modified, bytes: bytes)) }
+        }
+        drives.sort { $0.modified > $1.modified }  // newest first
+        var kept = 0
+        var removed = [String]()
+        for d in drives {
+            let tooOld = maxAgeDays.map { now - d.modified > $0 * 86_400 } ?? false
+            let tooBig = maxBytes.map { kept + d.bytes > $0 } ?? false
+            if tooOld || tooBig {
+                if (try? fm.removeItem(atPath: d.path)) != nil { removed.append(d.path) }
+            } else {
+                kept += d.bytes
+            }
+        }
+        return removed
+    }
+}

@@ -1,0 +1,22 @@
+import DriveLog
+import Foundation
+
+/// `tern gpx DRIVE_DIR [-o F.gpx]`: a logged drive as GPX 1.1 (standard output without -o).
+enum GPXCommand {
+    static func run(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, valued: ["o", "output"], switches: [])
+        guard a.positional.count == 1 else { throw UsageError("gpx takes one drive folder (in log-dir, e.g. /var/lib/tern/drives/2026-12-07T08-15-02Z)") }
+        let drive: DriveFolder
+        do { drive = try DriveFolder(path: a.positional[0]) } catch { throw CommandError("\(error)") }
+        let name = (a.positional[0] as NSString).lastPathComponent
+        let text = GPXWriter.gpx(drive, name: "Tern drive \(name)")
+        if drive.tornLines > 0 { printError("tern gpx: \(drive.tornLines) line(s) torn by a power cut left out") }
+        guard let out = a.value("o") ?? a.value("output") else {
+            printOut(String(text.dropLast()))  // (printOut ends the line)
+            return 0
+        }
+        do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw CommandError("\(out): \(error.localizedDescription)") }
+        printError("tern gpx: \(out): \(drive.raw.count) receiver fixes, \(drive.track.count) track points, \(drive.events.count) events")
+        return 0
+    }
+}
