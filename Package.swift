@@ -55,8 +55,11 @@ let package = Package(
             dependencies: [
                 "Geo", "JSONLines", "MapData", "MapCompiler", "Routing", "Guidance", "Positioning", "MapMatching",
                 "Navigation", "Drive", "GPSInput", "Speech", "Console", "DriveLog", "Simulation", "FeatureCheck", "Search",
-            ]
+            ],
+            // the commit `tern --version` names
+            plugins: ["BuildInfo"]
         ),
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(name: "tern", dependencies: ["TernApp"]),
 
         // MARK: tests (mirror Sources/)

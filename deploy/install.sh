@@ -21,11 +21,22 @@ install -d -o tern -g tern -m 0750 /var/lib/tern /var/lib/tern/maps /var/lib/ter
 if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
     usermod -a -G tern "$SUDO_USER" && echo "install: $SUDO_USER added to group tern (log in again for tern ctl)"
 fi
-udevadm control --reload-rules || true
+udevadm control --reload-rules 2>/dev/null || true
+if [ ! -d /run/systemd/system ]; then
+    # not booted with systemd (a chroot, an image being prepared): the units are enabled for the
+    # next boot, nothing is started
+    if command -v systemctl >/dev/null && systemctl enable gpsd.socket tern.service; then
+        echo "install: systemd is not running here: gpsd and tern start at the next boot"
+    else
+        echo "install: no systemd here: start gpsd and tern (tern run --config /etc/tern/tern.conf) another way"
+    fi
+    exit 0
+fi
 systemctl daemon-reload
 systemctl enable --now gpsd.socket
 systemctl enable tern.service
-# without a map tern cannot start: starting it anyway would only exhaust systemd's restart limit
+# without a map tern cannot start: started anyway, it would fail and be restarted every 5 s
+# (RestartSec=) until a map is there, filling the journal
 map=$(sed -n 's/^[[:space:]]*map[[:space:]]*=[[:space:]]*\([^#[:space:]]*\).*/\1/p' /etc/tern/tern.conf | tail -n 1)
 if [ -n "$map" ] && [ -f "$map" ]; then
     systemctl restart tern.service

@@ -65,6 +65,15 @@ public final class DriveRecorder {
         folder = candidate
         try openFiles()
         opened = true
+        // the new folder and its files exist after a power cut only once their directories are
+        // synced (a file's fsync covers its data, not its name)
+        for dir in [candidate, logDirectory] {
+            let fd = Glibc.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if fd >= 0 {
+                fsync(fd)
+                Glibc.close(fd)
+            }
+        }
     }
 
     /// Records into an existing folder (appending), e.g. to go on with a drive after a restart.

@@ -17,6 +17,9 @@ public final class GPSDClient: Sendable {
         /// Backoff between connection attempts: first and longest wait, seconds.
         public var initialBackoffSeconds = 0.1
         public var maximumBackoffSeconds = 0.5
+        /// gpsd may still be starting (at boot, or gpsfake's own on the bench): until it has been
+        /// reached once, and for this long, a refused connection is "waiting for gpsd", not an error.
+        public var startupGraceSeconds = 10.0
         public init(host: String = "localhost", port: String = "2947", watchNMEA: Bool = false) {
             self.host = host
             self.port = port
@@ -69,13 +72,18 @@ public final class GPSDClient: Sendable {
         defer { data.deinitialize(count: 1); data.deallocate() }
         var buffer = [CChar](repeating: 0, count: 8192)
         var backoff = options.initialBackoffSeconds
-        var reportedFailure = false
+        var reportedFailure = false, reportedWaiting = false, everConnected = false
         var lastEpoch = -Double.infinity
+        let started = ProcessInfo.processInfo.systemUptime
 
         while isRunning {
             CGPS_clear_errno()
             if gps_open(options.host, options.port, data) != 0 {
-                if !reportedFailure {
+                let starting = !everConnected && ProcessInfo.processInfo.systemUptime - started < options.startupGraceSeconds
+                if starting, !reportedWaiting {
+                    handler(.disconnected("waiting for gpsd at \(options.host):\(options.port) …"))
+                    reportedWaiting = true
+                } else if !starting, !reportedFailure {
                     handler(.disconnected("cannot connect to gpsd at \(options.host):\(options.port): \(String(cString: gps_errstr(CGPS_errno())))"))
                     reportedFailure = true
                 }
@@ -88,6 +96,7 @@ public final class GPSDClient: Sendable {
             gps_stream(data, flags, nil)
             backoff = options.initialBackoffSeconds
             reportedFailure = false
+            everConnected = true
             handler(.connected("\(options.host):\(options.port)"))
             var reason = "stopped"
             while isRunning {

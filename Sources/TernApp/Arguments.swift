@@ -15,6 +15,11 @@ public struct CommandError: Error, CustomStringConvertible {
 
 /// Command-line arguments: positionals and `--flag [value]` options.
 struct Arguments {
+    /// Set while a command line is only checked (`TernCLI.check`): every command parses its
+    /// arguments first, and a successful parse ends there with `Checked`.
+    @TaskLocal static var checkingOnly = false
+    struct Checked: Error { let positional: [String] }
+
     private(set) var positional: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
@@ -46,6 +51,7 @@ struct Arguments {
             }
             i += 1
         }
+        if Arguments.checkingOnly { throw Checked(positional: positional) }
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }

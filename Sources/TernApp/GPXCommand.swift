@@ -5,7 +5,7 @@ import Foundation
 enum GPXCommand {
     static func run(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, valued: ["o", "output"], switches: [])
-        guard a.positional.count == 1 else { throw UsageError("gpx takes one drive folder (in log-dir, e.g. /var/lib/tern/drives/2026-12-07T08-15-02Z)") }
+        guard a.positional.count == 1 else { throw UsageError("gpx takes one drive folder (in log-dir, e.g. /var/lib/tern/drives/20261207T081502Z)") }
         let drive: DriveFolder
         do { drive = try DriveFolder(path: a.positional[0]) } catch { throw CommandError("\(error)") }
         let name = (a.positional[0] as NSString).lastPathComponent

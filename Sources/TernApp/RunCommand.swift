@@ -108,6 +108,8 @@ enum RunCommand {
             }
         }
         SystemdNotifier.notify("READY=1\nSTATUS=waiting for GPS")
+        // the journal's line that the unit is up (what docs/install.md tells to look for)
+        printError("tern: ready: \(config.map) (\(map.edgeCount) road edges), gpsd at \(config.gpsdHost):\(config.gpsdPort), waiting for GPS")
         var clock = DriveClock()
         loop: for await input in stream {
             switch input {

@@ -1,9 +1,11 @@
+import Console
 import Foundation
+import MapData
 
 /// The `tern` command line: options → a command's `run`. Wiring only; the work is in the stages.
 public enum TernCLI {
     static let usage = """
-        usage: tern COMMAND [OPTIONS]
+        usage: tern COMMAND [OPTIONS]        (tern --version: the version, its commit and the map format it reads)
 
           import IN.osm.pbf -o OUT.tmap                 build a map (car profile) from OpenStreetMap data
            [--driving-side left|right] [--avoid motorway,...] [--shortest] [--cardinal-directions]
@@ -24,7 +26,7 @@ public enum TernCLI {
                                                         the built-in town, a simulated drive, gpsfake → gpsd → tern
           run [--config FILE]                           the appliance: gpsd, serial console, speech, drive log,
                                                         control socket; each setting of tern.conf also as --KEY VALUE:
-           [--map MAP] [--gpsd HOST:PORT] [--console DEV|none] [--baud N] [--speech 'PCM...'|none] [--log-dir DIR]
+           [--map MAP] [--gpsd HOST:PORT] [--console DEV|none] [--baud N] [--speech PCM...|none] [--log-dir DIR]
            [--log-sync SECONDS] [--log-keep-days N|none] [--log-max-mb N|none] [--state-dir DIR|none] [--control PATH|none] [--locale L] [--units U]
            [--timezone ZONE] [--destination LAT,LON] [--waypoints continue|stay] [--traffic FILE]
            [--off-route tern|mapbox|osmand] [--progress-meters M] [--progress-seconds S]
@@ -46,6 +48,15 @@ public enum TernCLI {
                                                         routing figures (build with -c release)
         """
 
+    /// This release of Tern (the commit comes from Plugins/BuildInfo at build time).
+    static let version = "0.26.0"
+
+    /// `tern --version`: what a maintainer needs to tell which build is on a unit and whether a
+    /// map will open in it.
+    static var versionText: String {
+        "tern \(version) (commit \(BuildInfo.commit)); reads maps of format \(MapFormat.version) (tern map-info MAP says a map's)"
+    }
+
     /// The usage lines of one command (`tern CMD --help`): its lines of `usage` and the lines
     /// indented under them; nil for a command the usage does not list.
     static func usage(of command: String) -> String? {
@@ -63,6 +74,56 @@ public enum TernCLI {
         return out.isEmpty ? nil : "usage:\n" + out.joined(separator: "\n")
     }
 
+    /// Runs one command (its errors are the caller's to print).
+    static func dispatch(_ command: String, _ rest: [String]) async throws -> Int32 {
+        switch command {
+        case "import": return try MapCommands.importMap(rest)
+        case "map-info": return try MapCommands.mapInfo(rest)
+        case "search": return try SearchCommand.run(rest)
+        case "route": return try MapCommands.route(rest)
+        case "simulate": return try DriveCommands.simulate(rest)
+        case "replay": return try await DriveCommands.replay(rest)
+        case "demo": return try await DriveCommands.demo(rest)
+        case "run": return try await RunCommand.run(rest)
+        case "ctl": return try CtlCommand.run(rest)
+        case "say": return try SayCommand.run(rest)
+        case "gpx": return try GPXCommand.run(rest)
+        case "bench": return try BenchCommand.run(rest)
+        case "match": return try MatchCommand.run(rest)
+        case "bench-match": return try BenchMatchCommand.run(rest)
+        case "check-features": return try CheckFeaturesCommand.run(rest)
+        case "-h", "--help", "help":
+            printOut(usage)
+            return 0
+        case "--version", "version":
+            printOut(versionText)
+            return 0
+        default:
+            throw UsageError("unknown command `\(command)`")
+        }
+    }
+
+    /// Checks a command line against the command's own option parser without running it (the
+    /// test that keeps README.md, docs/ and the usage in step with the code): nil when it
+    /// parses, else why not. For `ctl`, the words sent are checked as a console command too.
+    static func check(_ args: [String]) async -> String? {
+        guard let command = args.first else { return "no command" }
+        let rest = Array(args.dropFirst())
+        if ["-h", "--help", "help", "--version", "version"].contains(command) { return nil }
+        if rest.contains("--help") || rest.contains("-h") { return usage(of: command) == nil ? "no usage for `\(command)`" : nil }
+        do {
+            _ = try await Arguments.$checkingOnly.withValue(true) { try await dispatch(command, rest) }
+            return "`\(command)` ran without parsing its arguments first"
+        } catch let parsed as Arguments.Checked {
+            if command == "ctl", let first = parsed.positional.first, first != "watch" {
+                do { _ = try ConsoleCommand.parse(parsed.positional.joined(separator: " ")) } catch { return "ctl: \(error)" }
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Runs the command line; returns the exit status.
     public static func main(_ args: [String]) async -> Int32 {
         guard let command = args.first else {
@@ -75,30 +136,13 @@ public enum TernCLI {
             return 0
         }
         do {
-            switch command {
-            case "import": return try MapCommands.importMap(rest)
-            case "map-info": return try MapCommands.mapInfo(rest)
-            case "search": return try SearchCommand.run(rest)
-            case "route": return try MapCommands.route(rest)
-            case "simulate": return try DriveCommands.simulate(rest)
-            case "replay": return try await DriveCommands.replay(rest)
-            case "demo": return try await DriveCommands.demo(rest)
-            case "run": return try await RunCommand.run(rest)
-            case "ctl": return try CtlCommand.run(rest)
-            case "say": return try SayCommand.run(rest)
-            case "gpx": return try GPXCommand.run(rest)
-            case "bench": return try BenchCommand.run(rest)
-            case "match": return try MatchCommand.run(rest)
-            case "bench-match": return try BenchMatchCommand.run(rest)
-            case "check-features": return try CheckFeaturesCommand.run(rest)
-            case "-h", "--help", "help":
-                printOut(usage)
-                return 0
-            default:
-                throw UsageError("unknown command `\(command)`")
-            }
+            return try await dispatch(command, rest)
         } catch let e as UsageError {
-            printError("tern \(command): \(e.description)\n\n\(usage)")
+            // one line of usage, not the whole list: the command's own first line
+            let line = usage(of: command)?.split(separator: "\n").dropFirst().first.map {
+                "usage: tern " + $0.trimmingCharacters(in: .whitespaces).replacing(/\s{2,}.*$/, with: "")
+            }
+            printError("tern \(command): \(e.description)\n" + (line.map { $0 + "\n(tern \(command) --help for the rest)" } ?? "(tern --help lists the commands)"))
             return 2
         } catch let e as CommandError {
             printError("tern \(command): \(e.description)")

@@ -50,3 +50,22 @@ import Testing
         #expect(delay <= 3.0)
     }
 }
+
+/// No gpsd yet (the unit boots, gpsfake starts its own): "waiting for gpsd" first, and only once
+/// the start-up grace has passed without gpsd, "cannot connect".
+@Suite struct GPSDStartupTests {
+    @Test func waitingBeforeCannotConnect() async throws {
+        // a port nothing listens on
+        let events = Collector<GPSInputEvent>()
+        var options = GPSDClient.Options(host: "127.0.0.1", port: "9")
+        options.startupGraceSeconds = 1
+        let client = GPSDClient(options: options) { events.append($0) }
+        client.start()
+        defer { client.stop() }
+        let reasons = { events.all.compactMap { e -> String? in if case .disconnected(let why) = e { return why }; return nil } }
+        #expect(await waitUntilAsync(seconds: 5) { reasons().count >= 2 })
+        let said = reasons()
+        #expect(said.first?.hasPrefix("waiting for gpsd at 127.0.0.1:9") == true, "\(said)")
+        #expect(said.count == 2 && said[1].hasPrefix("cannot connect to gpsd at 127.0.0.1:9"), "\(said)")
+    }
+}

@@ -106,6 +106,8 @@ import Testing
             let r = try await TernBinary.run(args, timeout: 30, in: dir)
             #expect(r.exitCode == code, "\(args): \(r.output)")
             #expect(r.output.contains(text), "\(args): \(r.output)")
+            // a usage error is the error, the command's first usage line and where the rest is; not thirty lines
+            if code == 2 { #expect(r.output.split(separator: "\n").count <= 3, "\(args): \(r.output)") }
         }
     }
 
@@ -140,7 +142,7 @@ enum DemoTownPoint {
 @Test func everyCommandAnswersHelp() async throws {
     let dir = TempDir()
     defer { dir.remove() }
-    for command in ["import", "map-info", "search", "route", "match", "simulate", "replay", "demo", "run", "ctl", "say",
+    for command in ["import", "map-info", "search", "route", "match", "simulate", "replay", "demo", "run", "ctl", "say", "gpx",
                     "check-features", "bench-match", "bench"] {
         let r = try await TernBinary.run([command, "--help"], timeout: 30, in: dir)
         #expect(r.exitCode == 0, "\(command): \(r.output)")
@@ -149,3 +151,14 @@ enum DemoTownPoint {
         #expect(!r.output.contains("usage: tern COMMAND"), "\(command) printed the whole usage")
     }
 }
+
+/// `tern --version`: the version, the commit it was built from (or "unknown" outside git) and
+/// the map format it reads.
+@Test func versionNamesCommitAndMapFormat() async throws {
+    let dir = TempDir()
+    defer { dir.remove() }
+    let r = try await TernBinary.run(["--version"], timeout: 30, in: dir)
+    #expect(r.exitCode == 0)
+    #expect(r.output.contains(/^tern \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-modified)?|unknown)\); reads maps of format \d+/), "\(r.output)")
+}
+
