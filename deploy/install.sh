@@ -11,10 +11,10 @@ usermod -a -G gpsd,audio,dialout tern 2>/dev/null || usermod -a -G audio,dialout
 install -m 0755 .build/release/tern /usr/local/bin/tern
 install -d -m 0755 /etc/tern
 [ -f /etc/tern/tern.conf ] || install -m 0644 deploy/tern.conf /etc/tern/tern.conf
-install -m 0644 deploy/gpsd.default /etc/default/gpsd
-install -m 0644 deploy/99-tern.rules /etc/udev/rules.d/99-tern.rules
-[ -f /etc/asound.conf ] || install -m 0644 deploy/asound.conf /etc/asound.conf
-install -m 0644 deploy/tern.service /etc/systemd/system/tern.service
+install -D -m 0644 deploy/gpsd.default /etc/default/gpsd
+install -D -m 0644 deploy/99-tern.rules /etc/udev/rules.d/99-tern.rules
+[ -f /etc/asound.conf ] || install -D -m 0644 deploy/asound.conf /etc/asound.conf
+install -D -m 0644 deploy/tern.service /etc/systemd/system/tern.service
 install -d -o tern -g tern -m 0750 /var/lib/tern /var/lib/tern/maps /var/lib/tern/drives /var/lib/tern/state
 # the person installing talks to the unit with `tern ctl` (the control socket is group tern);
 # the new group counts from their next login

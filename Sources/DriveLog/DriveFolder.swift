@@ -13,6 +13,8 @@ public struct DriveFolder {
         public var speedMetersPerSecond: Double?
         /// Where the matcher put it on its road; nil: not matched.
         public var snapped: Coordinate?
+        /// The posted limit of that road, km/h (nil: none mapped).
+        public var limitKmh: Double?
         public var estimated: Bool
     }
 
@@ -46,7 +48,7 @@ public struct DriveFolder {
             }
             let snapped = number(o["snap_lat"]).flatMap { la in number(o["snap_lon"]).map { Coordinate(latitude: la, longitude: $0) } }
             track.append(TrackPoint(time: t, coordinate: Coordinate(latitude: lat, longitude: lon), speedMetersPerSecond: number(o["speed_mps"]),
-                                    snapped: snapped, estimated: o["estimated"] as? Bool ?? false))
+                                    snapped: snapped, limitKmh: number(o["limit_kmh"]), estimated: o["estimated"] as? Bool ?? false))
         }
         for (o, where_) in try lines("events.jsonl") {
             guard let t = (o["t"] as? String).flatMap(FixTime.parse), let name = o["event"] as? String else {

@@ -130,12 +130,12 @@ public final class DriveRecorder {
             }
         }
         appendLine(&events) { event.write(to: &$0) }
-        if case let .position(lat, lon, speed, course, _, snapped, estimated) = event.kind {
+        if case let .position(lat, lon, speed, course, _, snapped, estimated, limit) = event.kind {
             appendLine(&track) { w in
                 w.beginObject()
                 w.key("t"); w.string(FixTime.iso8601(event.time))
                 NavigationEvent.writeMotion(lat: lat, lon: lon, speed: speed, course: course, placeDigits: 7, to: &w)
-                NavigationEvent.writeSnapped(snapped, placeDigits: 7, to: &w)
+                NavigationEvent.writeSnapped(snapped, limitKmh: limit, placeDigits: 7, to: &w)
                 w.key("estimated"); w.bool(estimated)
                 w.endObject()
             }

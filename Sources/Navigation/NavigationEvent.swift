@@ -18,8 +18,10 @@ public struct NavigationEvent: Sendable, Equatable {
     }
 
     public enum Kind: Sendable, Equatable {
-        /// The filtered position; `snapped`: where the matcher put it on its road (nil: not matched).
-        case position(lat: Double, lon: Double, speedMps: Double?, courseDeg: Double?, road: String?, snapped: Coordinate?, estimated: Bool)
+        /// The filtered position; `snapped`: where the matcher put it on its road (nil: not
+        /// matched); `limitKmh`: that road's posted limit (nil: none mapped).
+        case position(lat: Double, lon: Double, speedMps: Double?, courseDeg: Double?, road: String?, snapped: Coordinate?, estimated: Bool,
+                      limitKmh: Double? = nil)
         case discarded(reason: String)
         case routeComputed(reason: String, distanceMeters: Double, durationSeconds: Double, resemblesPrevious: Bool?, shape: String)
         case progress(RouteProgress)
@@ -84,13 +86,15 @@ public struct NavigationEvent: Sendable, Equatable {
         w.key("course_deg"); w.number(course, digits: 1)
     }
 
-    /// Whether the position was matched to a road, and where on it (`snap_lat`, `snap_lon`).
-    public static func writeSnapped(_ snapped: Coordinate?, placeDigits: Int, to w: inout JSONWriter) {
+    /// Whether the position was matched to a road, where on it (`snap_lat`, `snap_lon`), and
+    /// the road's limit (`limit_kmh`, where mapped).
+    public static func writeSnapped(_ snapped: Coordinate?, limitKmh: Double?, placeDigits: Int, to w: inout JSONWriter) {
         w.key("matched"); w.bool(snapped != nil)
         if let s = snapped {
             w.key("snap_lat"); w.number(s.latitude, digits: placeDigits)
             w.key("snap_lon"); w.number(s.longitude, digits: placeDigits)
         }
+        if let l = limitKmh { w.key("limit_kmh"); w.number(l, digits: 0) }
     }
 
     /// Writes the event's JSON object (no newline) through `w`.
@@ -99,10 +103,10 @@ public struct NavigationEvent: Sendable, Equatable {
         w.key("t"); w.string(FixTime.iso8601(time))
         w.key("event"); w.string(name)
         switch kind {
-        case let .position(lat, lon, speed, course, road, snapped, estimated):
+        case let .position(lat, lon, speed, course, road, snapped, estimated, limit):
             Self.writeMotion(lat: lat, lon: lon, speed: speed, course: course, placeDigits: 6, to: &w)
             w.key("road"); w.string(road)
-            Self.writeSnapped(snapped, placeDigits: 6, to: &w)
+            Self.writeSnapped(snapped, limitKmh: limit, placeDigits: 6, to: &w)
             w.key("estimated"); w.bool(estimated)
         case let .discarded(reason):
             w.key("reason"); w.string(reason)

@@ -202,7 +202,8 @@ public struct Navigator: Sendable {
         let road = matched?.displayName
         out.append(.emit(NavigationEvent(time: p.time, .position(
             lat: p.coordinate.latitude, lon: p.coordinate.longitude, speedMps: p.speedMetersPerSecond,
-            courseDeg: p.courseDegrees, road: road, snapped: matched.flatMap { $0.isMatched ? $0.coordinate : nil }, estimated: p.estimated))))
+            courseDeg: p.courseDegrees, road: road, snapped: matched.flatMap { $0.isMatched ? $0.coordinate : nil }, estimated: p.estimated,
+            limitKmh: matched?.speedLimitKmh))))
         if let r = road, !r.isEmpty, r != lastRoad {
             lastRoad = r
             out.append(.emit(NavigationEvent(time: p.time, .roadName(name: r))))

@@ -128,6 +128,7 @@ public final class SpeechEngine: Sendable {
 
     private func run() {
         var output = OutputKeeper(output, retrySeconds: retrySeconds)
+        var packs = [String: VoicePack]()
         func report(_ events: [SpeechEvent]) { events.forEach(handler) }
         while true {
             let next: (Utterance, Int)? = state.withLock { s in
@@ -140,6 +141,8 @@ public final class SpeechEngine: Sendable {
                 var events = [SpeechEvent]()
                 output.poll(now: ProcessInfo.processInfo.systemUptime, events: &events)
                 report(events)
+                // a voice pack chosen is read while nothing is said, not when the next prompt is due
+                if let name = settings.voice, Self.isVoicePack(name), packs[name] == nil { packs[name] = try? VoicePack(path: name) }
                 _ = wake.wait(timeout: .now() + 0.5)
                 continue
             }
@@ -147,11 +150,7 @@ public final class SpeechEngine: Sendable {
             let settings = self.settings
             do {
                 let t0 = Date()
-                var (samples, sampleRate) = try SpeechSynthesizer.withShared { synth in
-                    try synth.setVoice(settings.voice ?? u.voice)
-                    synth.setRate(settings.rate)
-                    return (try synth.synthesize(u.text), synth.sampleRate)
-                }
+                var (samples, sampleRate) = try Self.render(u, settings, packs: &packs)
                 VoiceSettings.scale(&samples, by: settings.gain)
                 let t1 = Date()
                 let cut = { self.generation.load(ordering: .acquiring) != started }
@@ -197,8 +196,34 @@ public final class SpeechEngine: Sendable {
 }
 
 extension SpeechEngine {
-    /// Why `name` is not an espeak-ng voice or variant this machine has ("en-gb", "de+m3"), or nil.
+    /// A voice setting that names a folder ("/var/lib/tern/voices/anna") is a recorded voice pack.
+    public static func isVoicePack(_ voice: String) -> Bool { voice.contains("/") }
+
+    /// The utterance's samples and rate: from the voice pack the settings name, where it speaks
+    /// the utterance's language (loaded once, kept in `packs`), else espeak-ng.
+    static func render(_ u: Utterance, _ settings: VoiceSettings, packs: inout [String: VoicePack]) throws -> ([Int16], Int) {
+        func espeak(_ text: String, voice: String) throws -> ([Int16], Int) {
+            try SpeechSynthesizer.withShared { synth in
+                try synth.setVoice(voice)
+                synth.setRate(settings.rate)
+                return (try synth.synthesize(text), synth.sampleRate)
+            }
+        }
+        guard let name = settings.voice, isVoicePack(name) else { return try espeak(u.text, voice: settings.voice ?? u.voice) }
+        if packs[name] == nil { packs[name] = try VoicePack(path: name) }
+        guard let pack = packs[name], pack.speaks(voice: u.voice) else { return try espeak(u.text, voice: u.voice) }
+        return (try pack.render(u.text) { try espeak($0, voice: pack.fallbackVoice) }, pack.sampleRate)
+    }
+
+    /// Why `name` is neither an espeak-ng voice or variant this machine has ("en-gb", "de+m3") nor a
+    /// voice pack folder whose manifest and clips read, or nil.
     public static func voiceProblem(_ name: String) -> String? {
+        if isVoicePack(name) {
+            do {
+                let pack = try VoicePack(path: name)
+                return voiceProblem(pack.fallbackVoice).map { "\(name): fallback_voice: \($0)" }
+            } catch { return "\(error)" }
+        }
         do {
             try SpeechSynthesizer.withShared { try $0.setVoice(name) }
             return nil

@@ -1,11 +1,12 @@
 import Foundation
 import Speech
 
-/// `tern say TEXT [--lang L] [--voice V] [--volume N] [--rate WPM] [--device PCM | --wav FILE]`:
-/// tries the voice settings of tern.conf on the speaker.
+/// `tern say TEXT [--lang L] [--voice V|PACK_DIR] [--volume N] [--rate WPM] [--device PCM | --wav FILE]`
+/// (or `--file PROMPTS.txt`, one prompt a line): tries the voice settings of tern.conf, or a voice
+/// pack, on the speaker, and prints how long each prompt took to its first sample.
 enum SayCommand {
     static func run(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["lang", "device", "wav", "voice", "volume", "rate"], switches: [])
+        let a = try Arguments(args, valued: ["lang", "device", "wav", "voice", "volume", "rate", "file"], switches: [])
         var settings = VoiceSettings()
         if let v = a.value("volume") {
             guard let n = VoiceSettings.volume(v) else { throw UsageError("--volume takes 0 to 100") }
@@ -19,8 +20,12 @@ enum SayCommand {
             if let problem = SpeechEngine.voiceProblem(v) { throw CommandError(problem) }
             settings.voice = v
         }
-        guard !a.positional.isEmpty else { throw UsageError("say needs the text to speak") }
-        let text = a.positional.joined(separator: " ")
+        var texts = a.positional.isEmpty ? [] : [a.positional.joined(separator: " ")]
+        if let f = a.value("file") {
+            guard let body = try? String(contentsOfFile: f, encoding: .utf8) else { throw CommandError("\(f): cannot read") }
+            texts += body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        guard !texts.isEmpty else { throw UsageError("say needs the text to speak, or --file PROMPTS.txt") }
         let output: SpeechOutput
         if let w = a.value("wav") { output = .wavFile(w) } else { output = .device(a.value("device") ?? "default") }
         if case .device(let name) = output, let problem = SpeechEngine.deviceProblem(name) {
@@ -28,13 +33,16 @@ enum SayCommand {
         }
         let events = EventBox()
         let engine = SpeechEngine(output: output, settings: settings) { events.add($0) }
-        engine.speak(Utterance(id: 1, text: text, voice: Voices.espeakVoice(forLocale: a.value("lang") ?? "en-GB")))
+        for (i, text) in texts.enumerated() {
+            engine.speak(Utterance(id: i + 1, text: text, voice: Voices.espeakVoice(forLocale: a.value("lang") ?? "en-GB")))
+        }
         engine.waitUntilIdle(timeout: 120)
         engine.shutdown()
         for e in events.all {
             switch e {
             case let .spoken(_, _, synth, audio, play):
-                printError(String(format: "tern say: %.2f s of speech (synthesis %.0f ms, playback %.0f ms)", audio, synth * 1000, play * 1000))
+                // (synthesis is what comes between the command and the first sample, besides the device)
+                printError(String(format: "tern say: %.2f s of speech (synthesis %.1f ms, playback %.0f ms)", audio, synth * 1000, play * 1000))
             case let .failed(_, reason): throw CommandError(reason)
             case let .outputUnavailable(reason): throw CommandError(reason)
             case .interrupted, .started, .outputAvailable: break  // (nothing interrupts `say`)

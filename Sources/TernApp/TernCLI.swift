@@ -35,9 +35,10 @@ public enum TernCLI {
                                                         recent, via, cancel, continue, reroute, traffic, repeat, mute,
                                                         volume, louder, quieter, rate, voice, verbosity, status, help;
                                                         watch [--seconds N] streams events
-          say TEXT [--lang L] [--voice V] [--volume 0-100] [--rate WPM] [--device PCM | --wav FILE]
+          say TEXT [--file PROMPTS.txt] [--lang L] [--voice V|PACK_DIR] [--volume 0-100] [--rate WPM] [--device PCM | --wav FILE]
           gpx DRIVE_DIR [-o F.gpx]                      a logged drive as GPX 1.1: receiver, filtered and matched
                                                         tracks; prompts, off-routes, reroutes and arrival as waypoints
+          report DRIVE_DIR -o report.html               a logged drive as one HTML page: map, speed and accuracy plots
           check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]
                                                         OSRM scenario files; NAME: passed/total per file
           bench-match --map MAP --queries Q.json [--noise M] [--model bench|road] [--follow] [--drives N]
@@ -88,6 +89,7 @@ public enum TernCLI {
         case "ctl": return try CtlCommand.run(rest)
         case "say": return try SayCommand.run(rest)
         case "gpx": return try GPXCommand.run(rest)
+        case "report": return try ReportCommand.run(rest)
         case "bench": return try BenchCommand.run(rest)
         case "match": return try MatchCommand.run(rest)
         case "bench-match": return try BenchMatchCommand.run(rest)

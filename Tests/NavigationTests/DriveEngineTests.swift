@@ -47,7 +47,7 @@ import Testing
         let before = h.named("position").count
         for k in 1...8 { h.feed(.tick(time: last + Double(k))) }
         #expect(h.named("gpsLost").count == 1)
-        let estimated = h.named("position").dropFirst(before).filter { if case let .position(_, _, _, _, _, _, e) = $0.kind { return e }; return false }
+        let estimated = h.named("position").dropFirst(before).filter { if case let .position(_, _, _, _, _, _, e, _) = $0.kind { return e }; return false }
         #expect(estimated.count >= 6)  // from 1.5 s after the last epoch
         #expect(h.statuses.filter { $0.time > last }.count == 8)
         #expect(h.statuses.last?.state == .uncertain)
@@ -58,7 +58,7 @@ import Testing
             steady.drive([f])
             steady.feed(.tick(time: f.time + 0.5))
         }
-        #expect(steady.named("position").allSatisfy { if case let .position(_, _, _, _, _, _, e) = $0.kind { return !e }; return true })
+        #expect(steady.named("position").allSatisfy { if case let .position(_, _, _, _, _, _, e, _) = $0.kind { return !e }; return true })
     }
 
     /// Routes answered later, as by the appliance's worker: REROUTING shows on the status while

@@ -216,7 +216,7 @@ extension OffRouteTests {
         h.apply(.setDestination([s["b"]!], time: fixes[0].time))
         h.drive(fixes, stopAtArrival: false)
         // the estimate reached the destination, but no arrival on it
-        #expect(h.named("position").contains { if case let .position(lat, lon, _, _, _, _, estimated) = $0.kind { return estimated && Coordinate(latitude: lat, longitude: lon).distance(to: s["b"]!) < 20 }; return false })
+        #expect(h.named("position").contains { if case let .position(lat, lon, _, _, _, _, estimated, _) = $0.kind { return estimated && Coordinate(latitude: lat, longitude: lon).distance(to: s["b"]!) < 20 }; return false })
         #expect(h.named("arrived").isEmpty, "\(h.named("arrived").map { $0.jsonLine() })")
         // a real fix at the destination
         var last = try #require(clean.last)

@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// `tern gpx` on a drive the appliance's own pipeline logged: three tracks and the prompts as
-/// waypoints, valid against the GPX 1.1 schema (xmllint, ../shared/data/schemas/gpx-1.1.xsd).
+/// waypoints, valid against the GPX 1.1 schema (xmllint, ../shared/data/schemas/gpx-1.1.xsd);
+/// `tern report` of the same drive: one page that needs nothing else.
 @Suite(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)))
 struct GPXCommandTests {
     static let schema = SharedData.path("schemas/gpx-1.1.xsd")
@@ -13,16 +14,8 @@ struct GPXCommandTests {
     /// libxml2-utils: scripts/setup.sh installs it).
     static func validate(_ gpx: String) throws -> (ok: Bool, output: String)? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        p.arguments = ["--noout", "--schema", schema, gpx]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus == 0, out)
+        let r = try Tool.run("/usr/bin/xmllint", ["--noout", "--schema", schema, gpx])
+        return (r.status == 0, r.output)
     }
 
     @Test(.timeLimit(.minutes(2))) func loggedDriveBecomesValidGPX() async throws {
@@ -52,6 +45,17 @@ struct GPXCommandTests {
         } else {
             print("xmllint is not installed (apt-get install libxml2-utils): schema check skipped")
         }
+
+        // the HTML report of the same drive: one file, the map and both plots inline, nothing fetched
+        let html = dir.file("report.html")
+        let rep = try await TernBinary.run(["report", folder, "-o", html], timeout: 30, in: dir)
+        #expect(rep.exitCode == 0, "\(rep.output)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.components(separatedBy: "<svg ").count - 1 == 3, "a map and two plots")
+        #expect(page.contains("<title>") && page.contains("Arrival</td><td>yes"))
+        #expect(!page.contains("http://") || page.components(separatedBy: "http://").count - 1 == page.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1,
+                "the page refers to something outside itself")
+        #expect(!page.contains("<script") && !page.contains("src="))
 
         // a torn last line (a power cut) is left out; a bad line in the middle is named
         let track = folder + "/track.jsonl"
