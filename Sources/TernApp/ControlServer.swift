@@ -188,7 +188,13 @@ enum CtlCommand {
         let ok = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard ok == 0 else { throw CommandError("\(path): no tern running there (\(String(cString: strerror(errno))))") }
+        guard ok == 0 else {
+            // (the socket is group tern's: a maintainer not in the group is told how to join)
+            if errno == EACCES {
+                throw CommandError("\(path): permission denied: the control socket is for group tern (sudo usermod -a -G tern $USER, then log in again; or sudo tern ctl ...)")
+            }
+            throw CommandError("\(path): no tern running there (\(String(cString: strerror(errno))))")
+        }
         let line = a.positional.joined(separator: " ") + "\n"
         _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         let watching = a.positional.first == "watch"

@@ -142,7 +142,7 @@ enum DemoTownPoint {
 @Test func everyCommandAnswersHelp() async throws {
     let dir = TempDir()
     defer { dir.remove() }
-    for command in ["import", "map-info", "search", "route", "match", "simulate", "replay", "demo", "run", "ctl", "say", "gpx",
+    for command in ["import", "map-info", "search", "route", "match", "simulate", "replay", "demo", "run", "ctl", "say", "gpx", "report",
                     "check-features", "bench-match", "bench"] {
         let r = try await TernBinary.run([command, "--help"], timeout: 30, in: dir)
         #expect(r.exitCode == 0, "\(command): \(r.output)")
