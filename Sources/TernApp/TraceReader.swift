@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Geo
 import GPSInput
 
@@ -54,29 +51,8 @@ enum TraceReader {
     }
 
     static func gpx(_ data: Data, path: String) throws -> [TracePoint] {
-        final class Delegate: NSObject, XMLParserDelegate {
-            var points: [String: [TracePoint]] = ["trkpt": [], "rtept": [], "wpt": []]
-            var current: (String, TracePoint)?
-            var text = ""
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                        attributes: [String: String] = [:]) {
-                text = ""
-                if points[name] != nil, let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init) {
-                    current = (name, TracePoint(time: nil, coordinate: Coordinate(latitude: lat, longitude: lon)))
-                }
-            }
-            func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-            func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-                if name == "time", current != nil { current!.1.time = TraceReader.isoTime(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
-                if let (kind, p) = current, kind == name { points[kind]!.append(p); current = nil }
-            }
-        }
-        let parser = XMLParser(data: data)
-        let d = Delegate()
-        parser.delegate = d
-        guard parser.parse() else {
-            throw CommandError("\(path): not valid GPX (line \(parser.lineNumber): \(parser.parserError?.localizedDescription ?? "parse error"))")
-        }
+        let d: GPXReader
+        do { d = try GPXReader(data) } catch { throw CommandError("\(path): not valid GPX (\(error))") }
         if let track = d.points["trkpt"], !track.isEmpty { return track }
         // a route (rte) or waypoints are a plan, not a recorded drive: nothing to match
         let rte = d.points["rtept"]?.count ?? 0, wpt = d.points["wpt"]?.count ?? 0

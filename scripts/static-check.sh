@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# One file to copy (issue #27): builds tern with the Swift standard library and Foundation inside
+# (--static-swift-stdlib), strips it, and runs it on a clean Debian 12 root that gets only the
+# runtime packages (../shared/tools/fresh-machine.sh; the binary, a map and a drive copied in, no
+# Swift on PATH and none on the binary's RUNPATH): `ldd`, `tern --version` and a replay to arrival.
+#   usage: bash scripts/static-check.sh     (root: fresh-machine.sh makes a chroot)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+work=$(mktemp -d /tmp/tern-static.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+swift build -c release --product tern --static-swift-stdlib --scratch-path "$work/build"
+install -m 0755 "$work/build/release/tern" "$work/tern"
+strip "$work/tern"
+echo "static-check: $(du -h "$work/tern" | cut -f1) binary; it needs: $(readelf -d "$work/tern" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
+"$work/tern" import ../shared/data/osm/liechtenstein.osm.pbf -o "$work/li.tmap" --quiet
+"$work/tern" simulate --map "$work/li.tmap" --from 47.0700,9.5050 --to 47.1400,9.5200 -o "$work/d.nmea" >/dev/null
+rm -rf "$work/build"
+../shared/tools/fresh-machine.sh --shared "$work" . \
+  'apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends libgps28 libasound2 libespeak-ng1 espeak-ng-data libbz2-1.0 libexpat1 >/dev/null' \
+  'ldd ../shared/tern; ! ldd ../shared/tern | grep -i swift' \
+  'env -i PATH=/usr/bin:/bin ../shared/tern --version' \
+  'env -i PATH=/usr/bin:/bin ../shared/tern replay ../shared/d.nmea --map ../shared/li.tmap --to 47.1400,9.5200 --direct --mute --log-dir /tmp/d | tail -2'
