@@ -37,10 +37,12 @@ public struct DriveEngine {
     private var speed: Double?
     private var fixMode: FixMode?
 
-    public init(map: RoadMap, config: NavigatorConfig = NavigatorConfig()) {
+    /// `keepsMatchDecisions`: keep the matcher's decided matches (two fixes behind) for
+    /// `takeMatchDecisions()` (the bench scores them); the car shows the match made at once.
+    public init(map: RoadMap, config: NavigatorConfig = NavigatorConfig(), keepsMatchDecisions: Bool = false) {
         self.map = map
         navigator = Navigator(config: config)
-        matchers = RouteMatchers(map: map)
+        matchers = RouteMatchers(map: map, keepsDecisions: keepsMatchDecisions)
     }
 
     /// One input; its effects in the order they are to be carried out. Route requests are among

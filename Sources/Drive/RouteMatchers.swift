@@ -10,9 +10,14 @@ struct RouteMatchers {
     private var withRoute: HMMMatcher
     private var unbiased: HMMMatcher
 
-    init(map: RoadMap) {
-        withRoute = HMMMatcher(map: map)
-        unbiased = HMMMatcher(map: map)
+    /// `keepsDecisions`: the route-biased matcher keeps its decided matches for `takeDecisions`
+    /// (the bench); the car does not need them (they would only accumulate).
+    init(map: RoadMap, keepsDecisions: Bool = false) {
+        var options = HMMMatcher.Options()
+        options.keepsDecisions = keepsDecisions
+        withRoute = HMMMatcher(map: map, options: options)
+        options.keepsDecisions = false
+        unbiased = HMMMatcher(map: map, options: options)
     }
 
     /// The navigator's input for a position: the route-biased match, and the unbiased one while

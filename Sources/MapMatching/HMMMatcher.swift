@@ -30,6 +30,10 @@ public struct HMMMatcher {
         public var routeBonus = 1.5
         /// Fixes before a decision (0, 1 or 2).
         public var lag = 2
+        /// Keep the decided matches until `takeDecisions()` (`tern match`, the bench). Off in the
+        /// car, which shows the match made at once: nothing would take them, and a day's drive
+        /// would pile up 86 400 of them (issue #27: memory flat over a day).
+        public var keepsDecisions = true
         /// The answer shown at once moves to another road only when that road is more likely
         /// than the current one by this much (log-likelihood).
         public var switchMargin = 1.0
@@ -84,7 +88,7 @@ public struct HMMMatcher {
         var cands = candidates(for: p, sigma: sigma, route: route)
         guard !cands.isEmpty else {
             // off the roads: nothing to match; the chain goes on from the last column
-            decided.append((index, unmatched(p.coordinate)))
+            if options.keepsDecisions { decided.append((index, unmatched(p.coordinate))) }
             return unmatched(p.coordinate)
         }
         var restart = true
@@ -189,8 +193,7 @@ public struct HMMMatcher {
             c -= 1
         }
         for (c, k) in picks.reversed() {
-            let m = matched(columns[c].candidates[k], likelihoodSum: columns[c].likelihoodSum)
-            decided.append((columns[c].index, m))
+            if options.keepsDecisions { decided.append((columns[c].index, matched(columns[c].candidates[k], likelihoodSum: columns[c].likelihoodSum))) }
             lastDecided = columns[c].index
         }
         if keep == 0 { columns.removeAll() } else if columns.count > keep + 1 { columns.removeFirst(columns.count - keep - 1) }

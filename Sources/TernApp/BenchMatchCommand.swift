@@ -115,7 +115,7 @@ enum BenchMatchCommand {
     static func drive(_ drive: SimulatedDrive, map: RoadMap, routes: RouteService, free: Bool,
                       each: (_ fixIndex: Int, _ engine: inout DriveEngine, _ nanos: UInt64) -> Void = { _, _, _ in })
         -> (nanos: UInt64, engine: DriveEngine) {
-        var engine = DriveEngine(map: map)
+        var engine = DriveEngine(map: map, keepsMatchDecisions: true)
         func answer(_ effects: [DriveEffect]) {
             for case .requestRoute(let r) in effects { answer(engine.handle(.navigator(routes.answer(r)))) }
         }

@@ -194,3 +194,26 @@ struct SplitMix {
     }
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
+
+/// In the car nothing takes the decided matches: with `keepsDecisions` off none is kept, so a day
+/// of fixes does not pile up in memory (issue #27), while the match shown at once is the same.
+@Test func decisionsNotKeptInTheCar() throws {
+    let m = try TestMaps.demoTown()
+    var o = DriveSimulator.Options()
+    o.noise = .typical(3)
+    let drive = DriveSimulator(map: m, options: o).simulate(try Router(map: m).route([DemoTown.start, DemoTown.destination]))
+    var keeping = HMMMatcher(map: m)
+    var options = HMMMatcher.Options()
+    options.keepsDecisions = false
+    var car = HMMMatcher(map: m, options: options)
+    var filter = PositionFilter()
+    var pushed = 0
+    for f in drive.fixes {
+        guard case .success(let p) = filter.accept(f) else { continue }
+        #expect(keeping.push(p) == car.push(p))
+        pushed += 1
+    }
+    #expect(pushed > 50)
+    #expect(keeping.takeDecisions().count >= pushed - 2)
+    #expect(car.takeDecisions().isEmpty && car.finish().isEmpty)
+}
