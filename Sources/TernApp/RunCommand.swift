@@ -111,17 +111,25 @@ enum RunCommand {
         // the journal's line that the unit is up (what docs/install.md tells to look for)
         printError("tern: ready: \(config.map) (\(map.edgeCount) road edges), gpsd at \(config.gpsdHost):\(config.gpsdPort), waiting for GPS")
         var clock = DriveClock()
+        // the journal says how long the first fix took to become a route (issue #27: ≤ 50 ms)
+        var firstFixAt: Double?, firstRouteSaid = false
         loop: for await input in stream {
             switch input {
             case .gps(let e):
                 switch e {
-                case .fix(let f): clock.observe(driveTime: f.time, monotonic: ProcessInfo.processInfo.systemUptime)
+                case .fix(let f):
+                    clock.observe(driveTime: f.time, monotonic: ProcessInfo.processInfo.systemUptime)
+                    if firstFixAt == nil { firstFixAt = ProcessInfo.processInfo.systemUptime }
                 case .noFix(let t): clock.observe(driveTime: t, monotonic: ProcessInfo.processInfo.systemUptime)
                 default: break
                 }
                 pipeline.handle(e)
             case .route(let answer):
                 pipeline.answer(answer)
+                if !firstRouteSaid, let t = firstFixAt, pipeline.navigator.route != nil {
+                    firstRouteSaid = true
+                    printError(String(format: "tern: first route %.1f ms after the first fix", (ProcessInfo.processInfo.systemUptime - t) * 1000))
+                }
             case .speech(let e):
                 // the speaker's real timings, in drive time (not the estimate from the text's length)
                 let now = clock.driveTime(monotonic: ProcessInfo.processInfo.systemUptime, wall: Date().timeIntervalSince1970)
