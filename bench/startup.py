@@ -13,18 +13,16 @@ Wall-clock times on this machine; a Pi 4 is several times slower per core (not m
 
 Reproduce:  python3 bench/startup.py [--tern .build/release/tern] [--runs 10]
 """
-import argparse, os, socket, statistics, subprocess, tempfile, time
+import argparse, os, socket, statistics, subprocess, time
+
+from tern_bench import import_extract, setup
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--tern", default=".build/release/tern")
 ap.add_argument("--runs", type=int, default=10)
 a = ap.parse_args()
-here = os.path.dirname(os.path.abspath(__file__))
-shared = os.path.normpath(os.path.join(here, "..", "..", "shared", "data"))
-tern = os.path.abspath(a.tern)
-work = tempfile.mkdtemp(prefix="tern-startup-")
-m = os.path.join(work, "hd.tmap")
-subprocess.run([tern, "import", os.path.join(shared, "osm", "heidelberg.osm.pbf"), "-o", m, "--quiet"], check=True, capture_output=True)
+tern, work = setup(a, "tern-startup-")
+m = import_extract(tern, "heidelberg", work)
 frm, to = "49.4093,8.6937", "49.3980,8.6727"
 nmea = os.path.join(work, "d.nmea")
 subprocess.run([tern, "simulate", "--map", m, "--from", frm, "--to", to, "-o", nmea], check=True, capture_output=True)

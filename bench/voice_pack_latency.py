@@ -9,19 +9,17 @@ start-up in the figure), and prints each prompt's synthesis time.
 
 Reproduce:  python3 bench/voice_pack_latency.py [--tern .build/release/tern]
 """
-import argparse, json, os, re, statistics, subprocess, tempfile
+import argparse, json, os, re, statistics, subprocess
+
+from tern_bench import HERE, import_extract, setup
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--tern", default=".build/release/tern")
 a = ap.parse_args()
-here = os.path.dirname(os.path.abspath(__file__))
-shared = os.path.normpath(os.path.join(here, "..", "..", "shared", "data"))
-tern = os.path.abspath(a.tern)
-work = tempfile.mkdtemp(prefix="tern-voice-")
+tern, work = setup(a, "tern-voice-")
 pack = os.path.join(work, "pack")
-subprocess.run(["bash", os.path.join(here, "..", "scripts", "make-voice-pack.sh"), pack, tern], check=True, capture_output=True)
-m = os.path.join(work, "li.tmap")
-subprocess.run([tern, "import", os.path.join(shared, "osm", "liechtenstein.osm.pbf"), "-o", m, "--quiet"], check=True, capture_output=True)
+subprocess.run(["bash", os.path.join(HERE, "..", "scripts", "make-voice-pack.sh"), pack, tern], check=True, capture_output=True)
+m = import_extract(tern, "liechtenstein", work)
 nmea = os.path.join(work, "d.nmea")
 subprocess.run([tern, "simulate", "--map", m, "--from", "47.0700,9.5050", "--to", "47.1400,9.5200", "-o", nmea], check=True, capture_output=True)
 subprocess.run([tern, "replay", nmea, "--map", m, "--to", "47.1400,9.5200", "--direct", "--mute", "--log-dir", os.path.join(work, "d")],
