@@ -17,7 +17,9 @@ cut at that moment would have left: the bytes covered by each file's last fsync.
 Reproduce:  python3 bench/log_kills.py [--kills 200] [--tern .build/release/tern] [--map MAP] [--sync 2]
 (the map defaults to the Liechtenstein extract imported into a temporary folder)
 """
-import argparse, json, os, random, re, shutil, signal, subprocess, sys, tempfile, time
+import argparse, json, os, random, re, shutil, signal, subprocess, sys, time
+
+from tern_bench import import_extract, setup
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--kills", type=int, default=200)
@@ -27,17 +29,11 @@ ap.add_argument("--sync", type=float, default=2.0, help="log-sync seconds (the r
 ap.add_argument("--seed", type=int, default=1)
 a = ap.parse_args()
 rng = random.Random(a.seed)
-here = os.path.dirname(os.path.abspath(__file__))
-shared = os.path.normpath(os.path.join(here, "..", "..", "shared", "data"))
-work = tempfile.mkdtemp(prefix="tern-logkills-")
-tern = os.path.abspath(a.tern)
+tern, work = setup(a, "tern-logkills-")
 if not shutil.which("strace"):
     sys.exit("log_kills: needs strace (apt-get install strace)")
 
-m = a.map
-if not m:
-    m = os.path.join(work, "li.tmap")
-    subprocess.run([tern, "import", os.path.join(shared, "osm", "liechtenstein.osm.pbf"), "-o", m, "--quiet"], check=True)
+m = a.map or import_extract(tern, "liechtenstein", work)
 to = "47.1400,9.5200"
 nmea = os.path.join(work, "drive.nmea")
 subprocess.run([tern, "simulate", "--map", m, "--from", "47.0700,9.5050", "--to", to, "--noise", "4", "-o", nmea],

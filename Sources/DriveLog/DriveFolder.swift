@@ -24,7 +24,9 @@ public struct DriveFolder {
         public var name: String
         public var fields: [String: Any]
         public func string(_ key: String) -> String? { fields[key] as? String }
-        public func number(_ key: String) -> Double? { (fields[key] as? NSNumber)?.doubleValue }
+        /// What a person reads of it: a prompt's words, an off-route's or a route's reason, an
+        /// arrival's address.
+        public var detail: String? { string("text") ?? string("reason") ?? string("address") }
     }
 
     public let path: String

@@ -121,8 +121,14 @@ public final class DriveRecorder {
             do {
                 try create(DriveRecorder.folderName(event.time))
                 if let r = retention {
-                    let removed = r.prune(logDirectory: logDirectory, now: event.time, current: folder)
-                    if !removed.isEmpty { onProblem("removed \(removed.count) old drive(s) (log-keep-days, log-max-mb)") }
+                    // (a walk over every drive and deletes: not on the first fix's way to a route)
+                    let (dir, now, current) = (logDirectory, event.time, folder)
+                    // (the appliance's onProblem writes a line to standard error: safe from any thread)
+                    nonisolated(unsafe) let report = onProblem
+                    DispatchQueue.global(qos: .utility).async {
+                        let removed = r.prune(logDirectory: dir, now: now, current: current)
+                        if !removed.isEmpty { report("removed \(removed.count) old drive(s) (log-keep-days, log-max-mb)") }
+                    }
                 }
             } catch {
                 failed = true

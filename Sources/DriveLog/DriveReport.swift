@@ -23,7 +23,7 @@ public enum DriveReport {
         h += "\n<h2>Receiver accuracy</h2>\n" + ReportPlot.accuracy(drive, width: 960, height: 180)
         h += "\n<h2>Events</h2>\n<table>\n"
         for e in drive.events where GPXWriter.marked[e.name] != nil {
-            let what = e.string("text") ?? e.string("reason") ?? e.string("address") ?? ""
+            let what = e.detail ?? ""
             h += "<tr><td class=\"k\">\(FixTime.iso8601(e.time))</td><td>\(GPXWriter.escape(e.name))</td><td>\(GPXWriter.escape(what))</td></tr>\n"
         }
         return h + "</table>\n</body></html>\n"

@@ -22,7 +22,7 @@ public enum GPXWriter {
         x += "  </metadata>\n"
         for e in drive.events {
             guard let label = marked[e.name], let at = drive.position(at: e.time) else { continue }
-            let detail = e.string("text") ?? e.string("reason") ?? e.string("address")
+            let detail = e.detail
             x += "  <wpt \(latLon(at))>\n    <time>\(FixTime.iso8601(e.time))</time>\n    <name>\(escape(label))</name>\n"
             if let d = detail, !d.isEmpty { x += "    <desc>\(escape(d))</desc>\n" }
             x += "    <type>\(escape(e.name))</type>\n  </wpt>\n"

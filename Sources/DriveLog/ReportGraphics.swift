@@ -28,31 +28,18 @@ struct ReportMap {
         }
         /// A polyline's points, one within a pixel of the last left out.
         func path(_ cs: [Coordinate]) -> String {
-            var out = [String](), last: (Double, Double)?
-            for c in cs {
-                let p = xy(c)
-                if let l = last, abs(p.0 - l.0) < 1, abs(p.1 - l.1) < 1 { continue }
-                out.append(String(format: "%.1f,%.1f", p.0, p.1))
-                last = p
-            }
-            return out.joined(separator: " ")
+            ReportPlot.thinned(cs.map(xy), within: 1).map { String(format: "%.1f,%.1f", $0.0, $0.1) }.joined(separator: " ")
         }
         var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
         for r in routes { s += "<polyline points=\"\(path(r))\" fill=\"none\" stroke=\"#bbb\" stroke-width=\"7\" stroke-linejoin=\"round\"/>\n" }
-        var dots = "", last: (Double, Double)?
-        for c in raw {
-            let p = xy(c)
-            if let l = last, abs(p.0 - l.0) < 1.5, abs(p.1 - l.1) < 1.5 { continue }
-            dots += String(format: "M%.1f %.1fh0", p.0, p.1)
-            last = p
-        }
+        let dots = ReportPlot.thinned(raw.map(xy), within: 1.5).map { String(format: "M%.1f %.1fh0", $0.0, $0.1) }.joined()
         s += "<path d=\"\(dots)\" stroke=\"#d33\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>\n"
         s += "<polyline points=\"\(path(filtered))\" fill=\"none\" stroke=\"#27c\" stroke-width=\"1.5\"/>\n"
         s += "<polyline points=\"\(path(matched))\" fill=\"none\" stroke=\"#2a2\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>\n"
         for e in drive.events {
             guard let at = drive.position(at: e.time) else { continue }
             let (x, y) = xy(at)
-            let tip = GPXWriter.escape("\(FixTime.iso8601(e.time)) \(e.name): \(e.string("text") ?? e.string("reason") ?? "")")
+            let tip = GPXWriter.escape("\(FixTime.iso8601(e.time)) \(e.name): \(e.detail ?? "")")
             switch e.name {
             case "prompt":
                 s += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>%@</title></circle>\n", x, y, tip)
@@ -93,6 +80,17 @@ enum ReportPlot {
             + plot([("HDOP", "#e80", hdop)], unit: "HDOP", width: width, height: height, steps: [false])
     }
 
+    /// Points in pixels with those within `within` pixels of the last kept left out (the
+    /// picture cannot show more); the last point is kept too when `keepLast`.
+    static func thinned(_ points: [(Double, Double)], within: Double, keepLast: Bool = false) -> [(Double, Double)] {
+        var out = [(Double, Double)]()
+        for (i, p) in points.enumerated() {
+            if let l = out.last, abs(p.0 - l.0) < within, abs(p.1 - l.1) < within, !(keepLast && i == points.count - 1) { continue }
+            out.append(p)
+        }
+        return out
+    }
+
     /// Series of (time, value) on one pair of axes; a `step` series holds its value until the next.
     static func plot(_ series: [(name: String, color: String, points: [(Double, Double)])], unit: String, width: Double, height: Double,
                      steps: [Bool]) -> String {
@@ -112,13 +110,11 @@ enum ReportPlot {
             s += String(format: "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%d min</text>\n", x(t0 + m), height - 6, Int(m / 60))
         }
         for (k, ser) in series.enumerated() {
-            var pts = [String](), lastX = -1.0
-            for (i, p) in ser.points.enumerated() {
-                let px = x(p.0)
-                if px - lastX < 1, i != ser.points.count - 1 { continue }  // a point a pixel
-                if steps[k], let prev = pts.last?.split(separator: ",").last { pts.append(String(format: "%.1f,%@", px, String(prev))) }
-                pts.append(String(format: "%.1f,%.1f", px, y(p.1)))
-                lastX = px
+            var pts = [String](), lastY: Double?
+            for (px, py) in thinned(ser.points.map { (x($0.0), y($0.1)) }, within: 1, keepLast: true) {
+                if steps[k], let prev = lastY { pts.append(String(format: "%.1f,%.1f", px, prev)) }  // held until the next value
+                pts.append(String(format: "%.1f,%.1f", px, py))
+                lastY = py
             }
             s += "<polyline points=\"\(pts.joined(separator: " "))\" fill=\"none\" stroke=\"\(ser.color)\" stroke-width=\"1.5\"/>\n"
             s += String(format: "<text x=\"%.0f\" y=\"%d\" font-size=\"11\" fill=\"%@\">%@</text>\n", width - 150, 14 + 14 * k, ser.color, "\(ser.name) (\(unit))")

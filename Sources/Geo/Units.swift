@@ -38,14 +38,21 @@ public enum FixTime {
     /// Seconds since the epoch of an ISO 8601 time ("2024-06-15T12:00:00.5Z", "+02:00"), or of
     /// Barefoot's "2014-09-10 06:54:07+0200"; nil when it is not one.
     public static func parse(_ s: String) -> Double? {
-        let f = ISO8601DateFormatter()
         var text = s.replacingOccurrences(of: " ", with: "T")
         if let m = text.firstMatch(of: /([+-]\d\d)(\d\d)$/) { text = String(text.dropLast(5)) + "\(m.1):\(m.2)" }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: text) { return d.timeIntervalSince1970 }
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: text)?.timeIntervalSince1970
+        return (withFraction.date(from: text) ?? whole.date(from: text))?.timeIntervalSince1970
     }
+    // (made once: a drive log has a time on every line; parsing with a formatter is thread-safe)
+    nonisolated(unsafe) private static let withFraction: ISO8601DateFormatter = {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
+    }()
+    nonisolated(unsafe) private static let whole: ISO8601DateFormatter = {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f
+    }()
 
     /// "HH:MM" in UTC.
     public static func clock(_ seconds: Double) -> String {

@@ -51,7 +51,7 @@ final class SpeechSynthesizer {
         let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
         let base = parts.first ?? name
         let variant = parts.count > 1 ? parts[1] : nil
-        if let v = variant, !SpeechSynthesizer.variants().contains(v) { throw SpeechError.unknownVoice(name) }
+        if let v = variant, !variantNames.contains(v) { throw SpeechError.unknownVoice(name) }
         // A voice file name ("de") works directly; a language tag ("en-gb") is matched by
         // language, as the espeak-ng command line does.
         if espeak_ng_SetVoiceByName(base) != ENS_OK {
@@ -79,7 +79,9 @@ final class SpeechSynthesizer {
         currentRate = -1  // (a voice brings its own speed: the rate is set again)
     }
 
-    /// espeak-ng's voice variants ("f3", "m2", "klatt"), the part after "+" in a voice name.
+    /// espeak-ng's voice variants ("f3", "m2", "klatt"), the part after "+" in a voice name (listed
+    /// once: they are files of espeak-ng's data).
+    private lazy var variantNames = SpeechSynthesizer.variants()
     private static func variants() -> Set<String> {
         var spec = espeak_VOICE()
         return "variant".withCString { lang -> Set<String> in

@@ -23,7 +23,7 @@ enum DriveCommands {
         options.noiseMeters = try a.double("noise", default: 0, range: 0...100)
         if try roadModel(a.value("model")) { options.useRoadModel() }
         if let s = a.value("start") {
-            guard let t = parseISO8601(s) else { throw UsageError("--start \(s): expected YYYY-MM-DDTHH:MM:SSZ") }
+            guard let t = FixTime.parse(s) else { throw UsageError("--start \(s): expected YYYY-MM-DDTHH:MM:SSZ") }
             options.startTime = t
         }
         for spec in a.all("outage") {
@@ -101,11 +101,6 @@ enum DriveCommands {
         case "road": return true
         case let m: throw UsageError("--model \(m): expected bench or road")
         }
-    }
-
-    static func parseISO8601(_ s: String) -> Double? {
-        let f = ISO8601DateFormatter()
-        return f.date(from: s)?.timeIntervalSince1970
     }
 
     static let speechOptions: Set<String> = ["device", "wav"]

@@ -28,7 +28,7 @@ struct GPXReader {
             let n = Array(needle.utf8)
             var k = j
             while k + n.count <= bytes.count {
-                if bytes[k] == n[0], Array(bytes[k..<(k + n.count)]) == n { return k }
+                if bytes[k] == n[0], bytes[k...].starts(with: n) { return k }
                 k += 1
             }
             return nil
@@ -36,7 +36,7 @@ struct GPXReader {
         let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), nl = UInt8(ascii: "\n")
         /// Skips a comment, CDATA, declaration or processing instruction starting at `i`.
         func skipSpecial() throws -> Bool {
-            for (open, close) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">")] where find(open, from: i) == i {
+            for (open, close) in [("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">")] where bytes[i...].starts(with: open.utf8) {
                 guard let end = find(close, from: i + open.utf8.count) else { throw Malformed(line: line, reason: "\(open) is never closed") }
                 advance(to: end + close.utf8.count)
                 return true
@@ -87,9 +87,12 @@ struct GPXReader {
         if let open = stack.last { throw Malformed(line: line, reason: "<\(open)> is never closed") }
     }
 
-    /// An attribute's value (in single or double quotes).
+    /// An attribute's value (in single or double quotes): `lat` or `lon`.
     static func attribute(_ name: String, in tag: Substring) -> String? {
-        guard let m = tag.firstMatch(of: try! Regex("(?:^|\\s)\(name)\\s*=\\s*([\"'])([^\"']*)\\1")) else { return nil }
-        return (m.output[2].substring).map(String.init)
+        guard let m = tag.firstMatch(of: name == "lat" ? latPattern : lonPattern) else { return nil }
+        return String(m.output.2)
     }
+    // (built once: a track has thousands of points)
+    nonisolated(unsafe) static let latPattern = /(?:^|\s)lat\s*=\s*(["'])([^"']*)\1/
+    nonisolated(unsafe) static let lonPattern = /(?:^|\s)lon\s*=\s*(["'])([^"']*)\1/
 }

@@ -27,12 +27,12 @@ enum RunCommand {
     }
 
     static func run(_ args: [String]) async throws -> Int32 {
-        let a = try Arguments(args, valued: ["config", "map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir", "timezone", "log-sync", "volume", "rate", "voice", "verbosity", "speeding-margin", "log-keep-days", "log-max-mb"],
+        let a = try Arguments(args, valued: Set(Config.keys + ["config"]),
                               switches: [])
         var config = Config()
         let path = a.value("config") ?? "/etc/tern/tern.conf"
         if a.value("config") != nil || FileManager.default.fileExists(atPath: path) { try config.load(path) }
-        for key in ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir", "timezone", "log-sync", "volume", "rate", "voice", "verbosity", "speeding-margin", "log-keep-days", "log-max-mb"] {
+        for key in Config.keys {
             if let v = a.value(key) { try config.set(key, v, at: "--\(key)") }
         }
         let map: RoadMap

@@ -52,6 +52,9 @@ extension RunCommand {
         /// Where favourites, recent destinations and the trip under way are kept; nil: nowhere.
         var stateDirectory: String? = "/var/lib/tern/state"
 
+        /// Every setting, as a tern.conf key and as a `tern run --KEY VALUE` option.
+        static let keys = ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir", "timezone", "log-sync", "volume", "rate", "voice", "verbosity", "speeding-margin", "log-keep-days", "log-max-mb"]
+
         /// Reads `key = value` lines (`#` comments); unknown keys and bad values are errors naming the line.
         mutating func load(_ path: String) throws {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CommandError("\(path): cannot read the configuration") }

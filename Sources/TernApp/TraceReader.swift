@@ -44,7 +44,7 @@ enum TraceReader {
                   Coordinate(latitude: lat, longitude: lon).isValid else {
                 throw CommandError("\(path):\(i + 1): expected {\"t\", \"lat\", \"lon\", ...} as a drive log's track.jsonl has")
             }
-            out.append(TracePoint(time: (o["t"] as? String).flatMap(isoTime), coordinate: Coordinate(latitude: lat, longitude: lon),
+            out.append(TracePoint(time: (o["t"] as? String).flatMap(FixTime.parse), coordinate: Coordinate(latitude: lat, longitude: lon),
                                   speed: (o["speed_mps"] as? NSNumber)?.doubleValue, course: (o["course_deg"] as? NSNumber)?.doubleValue))
         }
         return out
@@ -68,7 +68,7 @@ enum TraceReader {
         for (i, item) in root.enumerated() {
             if let o = item as? [String: Any], let wkt = o["point"] as? String,
                let m = wkt.firstMatch(of: /POINT\s*\(\s*([-\d.]+)\s+([-\d.]+)\s*\)/), let lon = Double(m.1), let lat = Double(m.2) {
-                out.append(TracePoint(time: (o["time"] as? String).flatMap(isoTime), coordinate: Coordinate(latitude: lat, longitude: lon)))
+                out.append(TracePoint(time: (o["time"] as? String).flatMap(FixTime.parse), coordinate: Coordinate(latitude: lat, longitude: lon)))
             } else if let pair = item as? [Double], pair.count >= 2 {
                 out.append(TracePoint(time: nil, coordinate: Coordinate(latitude: pair[0], longitude: pair[1])))
             } else {
@@ -77,6 +77,4 @@ enum TraceReader {
         }
         return out
     }
-
-    static func isoTime(_ s: String) -> Double? { FixTime.parse(s) }
 }
