@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// How many drives are kept: none older than `maxAgeDays`, and the newest that fit in `maxBytes`
 /// together (`log-keep-days`, `log-max-mb` in tern.conf). Applied when a drive begins, at its
@@ -15,6 +16,15 @@ public struct DriveRetention: Sendable, Equatable {
     }
 
     static let driveFiles = ["events.jsonl", "track.jsonl", "raw.nmea"]
+
+    /// When a drive began, from its folder's name ("20261207T081502Z", a "-2" suffix allowed).
+    static func started(_ name: String) -> Double? {
+        let c = Array(name.prefix(16))
+        guard c.count == 16, c[8] == "T", c[15] == "Z" else { return nil }
+        func n(_ r: Range<Int>) -> Int? { Int(String(c[r])) }
+        guard let y = n(0..<4), let mo = n(4..<6), let d = n(6..<8), let h = n(9..<11), let mi = n(11..<13), let s = n(13..<15) else { return nil }
+        return FixTime.utc(year: y, month: mo, day: d, hour: h, minute: mi, second: Double(s))
+    }
 
     /// Removes the drives in `logDirectory` the policy does not keep, oldest first; returns the
     /// folders removed. `now`: seconds since the epoch; `current`: the folder being recorded.
@@ -33,7 +43,9 @@ public struct DriveRetention: Sendable, Equatable {
                 bytes += (a[.size] as? NSNumber)?.intValue ?? 0
                 if let d = a[.modificationDate] as? Date { modified = max(modified, d.timeIntervalSince1970) }
             }
-            if isDrive { drives.append(Drive(path: path, modified: modified, bytes: bytes)) }
+            // a drive's date is in its folder's name, from the receiver's clock (the files' times
+            // are the system clock's, which a Pi without a clock battery may have wrong)
+            if isDrive { drives.append(Drive(path: path, modified: Self.started(name) ?? modified, bytes: bytes)) }
         }
         drives.sort { $0.modified > $1.modified }  // newest first
         var kept = 0

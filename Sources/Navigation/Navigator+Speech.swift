@@ -26,8 +26,8 @@ extension Navigator {
     /// prompt is given; never where it would hold up the next maneuver's prompts: it ends before
     /// that maneuver's "turn in" prompt is due (or after it was given, with room left before the
     /// "now" prompt). A turn prompt is said first, and the limit after it if there is still room.
-    /// (`next`: the index of the next maneuver announced.)
-    mutating func tellLimitAhead(_ p: FilteredPosition, progress: RouteProgress, toNext: Double, next: Int?, _ g: inout Guidance,
+    /// (`next`: the index of the next maneuver announced, looked up only when a limit is due.)
+    mutating func tellLimitAhead(_ p: FilteredPosition, progress: RouteProgress, toNext: Double, next: () -> Int?, _ g: inout Guidance,
                                  _ out: inout [NavigatorEffect]) {
         let leg = g.legIndex
         guard leg < g.route.speedLimits.count else { return }
@@ -39,10 +39,16 @@ extension Navigator {
         else { return }
         let said = words.speedLimitPrompt(limit)
         let left = toNext - v * (rules.speechSeconds(said) + config.promptMarginSeconds)
-        let turnInGiven = next.map { g.planner.ledger.wasGiven(PromptLedger.Ref(leg: leg, index: $0), .turnIn) } ?? true
+        let turnInGiven = next().map { g.planner.ledger.wasGiven(PromptLedger.Ref(leg: leg, index: $0), .turnIn) } ?? true
         // before the "turn in" zone (a 3-second prompt's), or after it with 5 s to spare before "now"
         guard left > rules.turnInDistance(speed: v, speechSeconds: 3) || (turnInGiven && left > max(25, v * 5)) else { return }
         speak(Prompt(text: said, locale: config.locale, kind: .notice, maneuver: nil), time: p.time, &out)
         g.limitAhead.said(place)
+    }
+
+    /// "Speed limit 50, slow down", once per episode (`SpeedingMonitor`), when the speaker is free.
+    mutating func warnSpeeding(_ p: FilteredPosition, _ out: inout [NavigatorEffect]) {
+        guard !p.estimated, let limit = speeding.warningDue(time: p.time, speakerFree: p.time >= speakingUntil) else { return }
+        speak(Prompt(text: text.speedingWarning(limit), locale: config.locale, kind: .notice, maneuver: nil), time: p.time, &out)
     }
 }

@@ -209,9 +209,8 @@ public struct Navigator: Sendable {
             out.append(.emit(NavigationEvent(time: p.time, .roadName(name: r))))
         }
         if let e = speeding.update(p, limitKmh: matched?.speedLimitKmh) { out.append(.emit(e)) }
-        if !p.estimated, let limit = speeding.warningDue(time: p.time, speakerFree: p.time >= speakingUntil) {
-            speak(Prompt(text: text.speedingWarning(limit), locale: config.locale, kind: .notice, maneuver: nil), time: p.time, &out)
-        }
+        // (while guiding, the warning waits until the route's prompts have had their say: `track`)
+        if !state.hasRoute { warnSpeeding(p, &out) }
         if let e = lighting.update(p) { out.append(.emit(e)) }
         if p.estimated && state == .tracking { state = .uncertain }
         if !p.estimated && state == .uncertain { state = .tracking }
@@ -389,8 +388,10 @@ public struct Navigator: Sendable {
                       time: p.time, &out)
                 g.planner.heard(planned, until: speakingUntil)
             } else if state == .tracking, p.time >= speakingUntil {
-                tellLimitAhead(p, progress: progress, toNext: toNext, next: maneuvers.indices.first { $0 >= nextIndex && rules.isAnnounced(maneuvers, $0) },
+                let r = rules
+                tellLimitAhead(p, progress: progress, toNext: toNext, next: { maneuvers.indices.first { $0 >= nextIndex && r.isAnnounced(maneuvers, $0) } },
                                &g, &out)
+                warnSpeeding(p, &out)
             }
         }
         guidance = g

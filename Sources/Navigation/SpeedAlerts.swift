@@ -31,29 +31,42 @@ public enum SpeedingMargin: Sendable, Equatable {
 
 /// Speeding on the matched road's limit: `speeding` events when it begins, when the limit changes
 /// while it lasts and when it ends (not on every position: a display holds the state between),
-/// and one spoken warning when it has lasted `warnAfterSeconds` (not again until the car has kept
-/// to a limit), as users of OsmAnd ask (#3855, #8108).
+/// and one spoken warning when it has lasted `warnAfterSeconds`, not again until the car has kept
+/// under the limit for `rearmAfterSeconds` (a speed hovering at the margin is warned once), as
+/// users of OsmAnd ask (#3855, #8108). No warning on a road whose limit is not mapped.
 struct SpeedingMonitor: Sendable {
     var margin = SpeedingMargin.percent(10)
     static let warnAfterSeconds = 3.0
+    static let rearmAfterSeconds = 30.0
     /// The limit being exceeded, nil while the car keeps to it.
     private var exceeding: Double?
-    /// Since when the car has been over the limit, and whether it was told.
+    /// Since when the car has been over the limit (on a road with a known limit), whether it was
+    /// told, and since when it has kept under.
     private var overSince: Double?
     private var warned = false
+    private var underSince: Double?
 
     init(margin: SpeedingMargin = .percent(10)) { self.margin = margin }
 
     mutating func update(_ p: FilteredPosition, limitKmh: Double?) -> NavigationEvent? {
-        guard let limit = limitKmh, let v = p.speedMetersPerSecond else { return nil }
+        guard let limit = limitKmh, let v = p.speedMetersPerSecond else {
+            overSince = nil  // (no limit known here: nothing to warn about)
+            return nil
+        }
         let kmh = v * 3.6
         let over = (kmh / limit - 1) * 100
         let now = kmh >= margin.threshold(limitKmh: limit) ? limit : nil
         if now == nil {
             overSince = nil
-            warned = false
-        } else if overSince == nil {
-            overSince = p.time
+            if kmh <= limit {
+                if underSince == nil { underSince = p.time }
+                if let u = underSince, p.time - u >= SpeedingMonitor.rearmAfterSeconds { warned = false }
+            } else {
+                underSince = nil
+            }
+        } else {
+            underSince = nil
+            if overSince == nil { overSince = p.time }
         }
         guard now != exceeding else { return nil }
         exceeding = now

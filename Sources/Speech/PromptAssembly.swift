@@ -74,10 +74,14 @@ enum PromptAssembly {
         return out
     }
 
-    /// Samples without their leading and trailing silence (a 10 ms margin kept).
-    static func trimmed(_ s: [Int16], threshold: Int16 = 300, rate: Int = 22050) -> [Int16] {
-        guard let first = s.firstIndex(where: { abs(Int($0)) > Int(threshold) }),
-              let last = s.lastIndex(where: { abs(Int($0)) > Int(threshold) }) else { return [] }
+    /// Samples without their leading and trailing silence (a 10 ms margin kept). Silence is
+    /// what stays 34 dB under the loudest sample (a recording's noise floor is its own, not
+    /// espeak-ng's), at least 64.
+    static func trimmed(_ s: [Int16], rate: Int) -> [Int16] {
+        let peak = s.reduce(0) { max($0, abs(Int($1))) }
+        let threshold = max(64, peak / 50)
+        guard let first = s.firstIndex(where: { abs(Int($0)) > threshold }),
+              let last = s.lastIndex(where: { abs(Int($0)) > threshold }) else { return [] }
         let margin = rate / 100
         return Array(s[max(0, first - margin)...min(s.count - 1, last + margin)])
     }

@@ -52,7 +52,10 @@ public struct VoicePack: Sendable {
                     throw SpeechError.file(path: clipPath, reason: "\(wav.sampleRate) Hz, the pack's other clips are \(r) Hz")
                 }
                 rate = wav.sampleRate
-                clips[key] = PromptAssembly.trimmed(wav.samples)
+                let clip = PromptAssembly.trimmed(wav.samples, rate: wav.sampleRate)
+                // (a silent clip would drop its words from every prompt without a sound)
+                guard !clip.isEmpty else { throw SpeechError.file(path: clipPath, reason: "silent: no sound in the clip for \"\(words)\"") }
+                clips[key] = clip
             }
         }
         guard let r = rate, !clips.isEmpty else { throw SpeechError.file(path: manifestPath, reason: "no clips") }

@@ -116,7 +116,14 @@ final class DrivePipeline {
         for effect in effects { carry(effect) }
         // (the drive log is written once an input is handled: DriveRecorder)
         recorder?.flush()
+        // a prompt the verbosity leaves out takes no time: the engine's estimate of when the
+        // speaker is free would otherwise hold back the next prompt for words never said
+        if leftOut {
+            leftOut = false
+            feed(.navigator(.speechEnded(time: now)))
+        }
     }
+    private var leftOut = false
 
     private func carry(_ effect: DriveEffect) {
         switch effect {
@@ -141,7 +148,11 @@ final class DrivePipeline {
     }
 
     private func say(_ p: Prompt) {
-        guard !muted, verbosity.speaks(p.kind), let speech else { return }
+        guard !muted, let speech else { return }
+        guard verbosity.speaks(p.kind) else {
+            leftOut = true
+            return
+        }
         promptID += 1
         speech.speak(Utterance(id: promptID, text: p.text, voice: Voices.espeakVoice(forLocale: p.locale)))
     }

@@ -33,5 +33,10 @@ import Testing
         for kept in [new, current, dir.file("notes")] { #expect(FileManager.default.fileExists(atPath: kept), "\(kept)") }
         // no limits: nothing goes
         #expect(DriveRetention().prune(logDirectory: dir.path, now: now + 1e9, current: nil).isEmpty)
+        // a drive is as old as its name says (the receiver's time), whatever its files' dates
+        let named = try drive(dir, "20240101T080000Z", daysOld: 0, bytes: 10, now: now)
+        let renamed = try drive(dir, "20240101T080000Z-2", daysOld: 0, bytes: 10, now: now)
+        let removedByName = DriveRetention(maxAgeDays: 30).prune(logDirectory: dir.path, now: now, current: current)
+        #expect(Set(removedByName) == [named, renamed], "\(removedByName)")
     }
 }

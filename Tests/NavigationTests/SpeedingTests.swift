@@ -54,8 +54,20 @@ import Testing
         #expect(warned.isEmpty)
         at(60, seconds: 20)      // a whole episode: one warning, 3 s in
         #expect(warned == [18])  // over from 15 s
-        at(45, seconds: 1)
-        at(60, seconds: 5)       // a new episode
+        at(45, seconds: 5)
+        at(60, seconds: 5)       // under the limit for 5 s only: the same episode, not said again
+        #expect(warned.count == 1)
+        at(45, seconds: 31)
+        at(60, seconds: 5)       // under for 30 s: a new episode
+        #expect(warned.count == 2)
+        at(45, seconds: 31)
+        for _ in 0..<10 {        // no limit mapped on this road: nothing to warn about
+            t += 1
+            let p = FilteredPosition(time: t, coordinate: Coordinate(latitude: 49, longitude: 8), speedMetersPerSecond: 30,
+                                     courseDegrees: 90, accuracyMeters: 3)
+            _ = m.update(p, limitKmh: nil)
+            if m.warningDue(time: t, speakerFree: true) != nil { warned.append(t) }
+        }
         #expect(warned.count == 2)
     }
 

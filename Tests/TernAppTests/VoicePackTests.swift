@@ -36,12 +36,12 @@ import Testing
         #expect(r.exitCode == 0, "\(r.output)")
         let out = try WAVReader.read(wav)
         // the clip for "turn left" is in the prompt, sample for sample
-        let clip = PromptAssembly.trimmed(try WAVReader.read(pack + "/turn-left.wav").samples)
+        let clip = PromptAssembly.trimmed(try WAVReader.read(pack + "/turn-left.wav").samples, rate: 22050)
         try #require(clip.count > 1000)
         let found = (0...(out.samples.count - clip.count)).contains { i in out.samples[i] == clip[0] && Array(out.samples[i..<(i + clip.count)]) == clip }
         #expect(found, "the clip of \"turn left\" is not in the prompt")
         // the street name was spoken (the prompt is longer than its clips and pauses alone)
-        let clipsOnly = ["in", "300", "metres", "turn-left", "onto"].map { try? PromptAssembly.trimmed(WAVReader.read(pack + "/\($0).wav").samples).count }
+        let clipsOnly = ["in", "300", "metres", "turn-left", "onto"].map { try? PromptAssembly.trimmed(WAVReader.read(pack + "/\($0).wav").samples, rate: 22050).count }
         let pauses = Int((0.04 * 4 + 0.12) * 22050)
         #expect(out.samples.count > clipsOnly.compactMap { $0 }.reduce(0, +) + pauses + 22050 / 5)
         // no silence longer than 150 ms between the first and the last sound
