@@ -27,27 +27,30 @@ let package = Package(
 
         // MARK: core (value types, no clock, no threads; MapData alone does file I/O: it maps the
         // .tmap into memory, writes it (MapWriter) and checks its sections with zlib's CRC-32)
-        .target(name: "Geo"),
-        .target(name: "JSONLines"),
-        .target(name: "MapData", dependencies: ["Geo", "CZlib"]),
+        // what Foundation gave that FoundationEssentials lacks (printf, trimming, paths, locks,
+        // threads, local time): the appliance links FoundationEssentials only (issue #27)
+        .target(name: "Platform"),
+        .target(name: "Geo", dependencies: ["Platform"]),
+        .target(name: "JSONLines", dependencies: ["Platform"]),
+        .target(name: "MapData", dependencies: ["Geo", "CZlib", "Platform"]),
         // destination search: text folding (shared with the import) and the query engine
-        .target(name: "Search", dependencies: ["Geo", "MapData"]),
-        .target(name: "MapCompiler", dependencies: ["Geo", "MapData", "Guidance", "Search", "COsmium"]),
-        .target(name: "Routing", dependencies: ["Geo", "MapData"]),
-        .target(name: "Guidance", dependencies: ["Geo", "MapData", "Routing"]),
+        .target(name: "Search", dependencies: ["Geo", "MapData", "Platform"]),
+        .target(name: "MapCompiler", dependencies: ["Geo", "MapData", "Guidance", "Search", "COsmium", "Platform"]),
+        .target(name: "Routing", dependencies: ["Geo", "MapData", "Platform"]),
+        .target(name: "Guidance", dependencies: ["Geo", "JSONLines", "MapData", "Routing", "Platform"]),
         .target(name: "Positioning", dependencies: ["Geo"]),
         .target(name: "MapMatching", dependencies: ["Geo", "MapData", "Positioning"]),
-        .target(name: "Navigation", dependencies: ["Geo", "JSONLines", "MapData", "Routing", "Guidance", "Positioning", "MapMatching"]),
+        .target(name: "Navigation", dependencies: ["Geo", "JSONLines", "Platform", "MapData", "Routing", "Guidance", "Positioning", "MapMatching"]),
         // the one drive engine (gate, filter, matchers, dead reckoning, navigator) the app, bench and tests run
         .target(name: "Drive", dependencies: ["Geo", "MapData", "Guidance", "Positioning", "MapMatching", "Navigation"]),
 
         // MARK: I/O leaves (dedicated threads for blocking C calls)
-        .target(name: "GPSInput", dependencies: ["CGPS", "Geo"]),
-        .target(name: "Speech", dependencies: ["CALSA", "CEspeakNG"]),
-        .target(name: "Console", dependencies: ["Geo", "Guidance", "Navigation", "Drive", "Speech"]),
-        .target(name: "DriveLog", dependencies: ["Geo", "GPSInput", "JSONLines", "Navigation"]),
-        .target(name: "FeatureCheck", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "Guidance"]),
-        .target(name: "Simulation", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "GPSInput"]),
+        .target(name: "GPSInput", dependencies: ["CGPS", "Geo", "Platform"]),
+        .target(name: "Speech", dependencies: ["CALSA", "CEspeakNG", "JSONLines", "Platform"]),
+        .target(name: "Console", dependencies: ["Geo", "Guidance", "Navigation", "Drive", "Speech", "Platform"]),
+        .target(name: "DriveLog", dependencies: ["Geo", "GPSInput", "JSONLines", "Navigation", "Platform"]),
+        .target(name: "FeatureCheck", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "Guidance", "Platform"]),
+        .target(name: "Simulation", dependencies: ["Geo", "MapData", "MapCompiler", "Routing", "GPSInput", "Platform"]),
 
         // MARK: command line and wiring
         .target(
@@ -55,6 +58,7 @@ let package = Package(
             dependencies: [
                 "Geo", "JSONLines", "MapData", "MapCompiler", "Routing", "Guidance", "Positioning", "MapMatching",
                 "Navigation", "Drive", "GPSInput", "Speech", "Console", "DriveLog", "Simulation", "FeatureCheck", "Search",
+                "Platform",
             ],
             // the commit `tern --version` names
             plugins: ["BuildInfo"]
@@ -64,8 +68,9 @@ let package = Package(
 
         // MARK: tests (mirror Sources/)
         .target(name: "TestSupport", dependencies: ["Geo", "GPSInput", "MapData", "MapCompiler", "Simulation"], path: "Tests/TestSupport"),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "MapData", "TestSupport"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
+        .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "Geo"]),
         .testTarget(name: "SearchTests", dependencies: ["Search", "MapCompiler", "MapData", "Geo", "TestSupport"]),
         .testTarget(name: "MapCompilerTests", dependencies: ["MapCompiler", "MapData", "TestSupport"]),

@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Synchronization
 
 /// Where status lines go.
@@ -13,7 +16,7 @@ public final class StdoutStatusSink: StatusSink {
     public func write(_ line: StatusLine) {
         // unbuffered write(2): lines appear at once even when stdout is a pipe
         let bytes = Array((line.text + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Foundation.write(1, $0.baseAddress!, $0.count) }
+        _ = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress!, $0.count) }
     }
     public func close() {}
 }
@@ -44,13 +47,9 @@ public final class SerialConsole: StatusSink {
         self.path = path
         self.onLine = onLine
         fd = try SerialConsole.openRaw(path, speed: speed)
-        let writer = Thread { [self] in writeLoop(); threadsDone.add(1, ordering: .releasing) }
-        writer.name = "tern.serial.out"
-        writer.start()
+        Threads.start(name: "tern.serial.out") { [self] in writeLoop(); threadsDone.add(1, ordering: .releasing) }
         if onLine != nil {
-            let reader = Thread { [self] in readLoop() }
-            reader.name = "tern.serial.in"
-            reader.start()
+            Threads.start(name: "tern.serial.in") { [self] in readLoop() }
         }
     }
 
@@ -61,7 +60,7 @@ public final class SerialConsole: StatusSink {
         var tio = termios()
         guard tcgetattr(fd, &tio) == 0 else {
             let reason = String(cString: strerror(errno))
-            Foundation.close(fd)
+            Glibc.close(fd)
             throw ConsoleError("\(path): not a terminal: \(reason)")
         }
         cfmakeraw(&tio)
@@ -72,7 +71,7 @@ public final class SerialConsole: StatusSink {
         cfsetospeed(&tio, speed)
         guard tcsetattr(fd, TCSANOW, &tio) == 0 else {
             let reason = String(cString: strerror(errno))
-            Foundation.close(fd)
+            Glibc.close(fd)
             throw ConsoleError("\(path): cannot configure: \(reason)")
         }
         return fd
@@ -101,7 +100,7 @@ public final class SerialConsole: StatusSink {
                 let bytes = Array((l + "\r\n").utf8)
                 var off = 0
                 while off < bytes.count {
-                    let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + off, bytes.count - off) }
+                    let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, bytes.count - off) }
                     if n < 0 {
                         if errno == EINTR || errno == EAGAIN { usleep(1000); continue }
                         break  // the line went away (unplugged): drop it, keep guiding
@@ -144,7 +143,7 @@ public final class SerialConsole: StatusSink {
         let deadline = Date().addingTimeInterval(2)
         while threadsDone.load(ordering: .acquiring) < 1 && Date() < deadline { usleep(2_000) }
         usleep(250_000)  // let the reader's poll time out before the descriptor goes
-        Foundation.close(fd)
+        Glibc.close(fd)
     }
 
     deinit { close() }

@@ -1,5 +1,7 @@
 import Drive
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import Navigation
@@ -89,6 +91,6 @@ public struct StatusLine: Sendable, Equatable {
         let minutes = Int((s / 60).rounded())
         if minutes < 1 { return "<1 min" }
         if minutes < 60 { return "\(minutes) min" }
-        return String(format: "%d h %02d min", minutes / 60, minutes % 60)
+        return String(printf: "%d h %02d min", minutes / 60, minutes % 60)
     }
 }

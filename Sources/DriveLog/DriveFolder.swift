@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSONLines
+import Platform
 import Geo
 import GPSInput
 
@@ -38,8 +41,8 @@ public struct DriveFolder {
 
     public init(path: String) throws {
         self.path = path
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+        var isDir = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir else {
             throw DriveFolderError("\(path): not a drive folder (expected a folder with raw.nmea, track.jsonl and events.jsonl)")
         }
         let rawPath = file("raw.nmea")
@@ -61,9 +64,9 @@ public struct DriveFolder {
         guard !raw.isEmpty || !track.isEmpty else { throw DriveFolderError("\(path): the drive has no fix (raw.nmea and track.jsonl are empty or missing)") }
     }
 
-    private func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    private func file(_ name: String) -> String { Paths.join(path, name) }
 
-    private func number(_ any: Any?) -> Double? { (any as? NSNumber)?.doubleValue }
+    private func number(_ any: Any?) -> Double? { JSONValue.double(any) }
 
     /// The JSON objects of a file's lines, with "file:line" for errors; a missing file is empty.
     private mutating func lines(_ name: String) throws -> [([String: Any], String)] {
@@ -75,7 +78,7 @@ public struct DriveFolder {
         var out = [([String: Any], String)]()
         for (i, line) in all.enumerated() where !line.isEmpty {
             let isLast = i == all.count - 1
-            guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+            guard let o = try? JSONValue.parse(line) as? [String: Any] else {
                 // the last line without its newline was being written when the power went
                 if isLast && !endsWhole {
                     tornLines += 1

@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import JSONLines
 import Navigation
@@ -49,17 +52,17 @@ public final class DriveRecorder {
         self.onProblem = onProblem
         self.logDirectory = logDirectory
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
-        folder = (logDirectory as NSString).appendingPathComponent(name ?? "")
+        folder = Paths.join(logDirectory, name ?? "")
         if !waitForFix { try create(name ?? DriveRecorder.folderName(Date().timeIntervalSince1970)) }
     }
 
     /// Makes the drive's folder (a suffix where the name is taken) and opens its files.
     private func create(_ base: String) throws {
-        var candidate = (logDirectory as NSString).appendingPathComponent(base)
+        var candidate = Paths.join(logDirectory, base)
         var n = 1
         while FileManager.default.fileExists(atPath: candidate) {
             n += 1
-            candidate = (logDirectory as NSString).appendingPathComponent("\(base)-\(n)")
+            candidate = Paths.join(logDirectory, "\(base)-\(n)")
         }
         try FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: false)
         folder = candidate
@@ -80,7 +83,7 @@ public final class DriveRecorder {
     public init(existingFolder: String, onProblem: @escaping (String) -> Void = { _ in }) throws {
         self.onProblem = onProblem
         folder = existingFolder
-        logDirectory = (existingFolder as NSString).deletingLastPathComponent
+        logDirectory = Paths.directory(existingFolder)
         try openFiles()
         opened = true
     }
@@ -94,17 +97,17 @@ public final class DriveRecorder {
     deinit { close() }
 
     public static func folderName(_ t: Double) -> String {
-        FixTime.iso8601(floor(t)).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
+        FixTime.iso8601(floor(t)).replacing(":", with: "").replacing("-", with: "")
     }
 
-    public var eventsPath: String { (folder as NSString).appendingPathComponent("events.jsonl") }
-    public var rawPath: String { (folder as NSString).appendingPathComponent("raw.nmea") }
-    public var trackPath: String { (folder as NSString).appendingPathComponent("track.jsonl") }
+    public var eventsPath: String { Paths.join(folder, "events.jsonl") }
+    public var rawPath: String { Paths.join(folder, "raw.nmea") }
+    public var trackPath: String { Paths.join(folder, "track.jsonl") }
 
     private func open(_ file: String) throws -> Int32 {
-        let path = (folder as NSString).appendingPathComponent(file)
-        let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        let path = Paths.join(folder, file)
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         return fd
     }
 
@@ -208,7 +211,7 @@ public final class DriveRecorder {
         out.pending.withUnsafeBytes { bytes in
             var done = 0
             while done < bytes.count {
-                let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else {
                     problem = n < 0 ? String(cString: strerror(errno)) : "short write"
@@ -230,7 +233,7 @@ public final class DriveRecorder {
         guard opened else { return }  // (a drive that never had a fix leaves nothing)
         flush()
         sync()
-        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 { Foundation.close(fd) }
+        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 { Glibc.close(fd) }
         raw.fd = -1; events.fd = -1; track.fd = -1
     }
 }

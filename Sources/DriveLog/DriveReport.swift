@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// A drive as one self-contained HTML file (`tern report`): its figures, an SVG map of the
@@ -48,15 +50,15 @@ struct DriveFigures {
         let matched = d.track.filter { $0.snapped != nil }.count
         rows = [
             ("Started", FixTime.iso8601(start)),
-            ("Duration", String(format: "%d min %02d s", Int(end - start) / 60, Int(end - start) % 60)),
-            ("Distance", String(format: "%.1f km", meters / 1000)),
+            ("Duration", String(printf: "%d min %02d s", Int(end - start) / 60, Int(end - start) % 60)),
+            ("Distance", String(printf: "%.1f km", meters / 1000)),
             ("Receiver fixes", "\(d.raw.count) (\(d.raw.filter(\.isUsable).count) with a position)"),
             ("Positions", "\(d.track.count), \(d.track.isEmpty ? 0 : 100 * matched / d.track.count)% matched to a road, \(d.track.filter(\.estimated).count) estimated (no fix)"),
             ("Routes", "\(count("routeComputed")) computed, \(count("rerouteStarted")) reroutes, \(count("offRoute")) off-routes"),
             ("Prompts", "\(count("prompt"))"),
             ("Arrival", count("arrived") > 0 ? "yes" : "no"),
-            ("Top speed", speeds.max().map { String(format: "%.0f km/h", $0 * 3.6) } ?? "-"),
-            ("Above the posted limit", String(format: "%.0f s (the speeding events use the margin set in tern.conf)", overSeconds)),
+            ("Top speed", speeds.max().map { String(printf: "%.0f km/h", $0 * 3.6) } ?? "-"),
+            ("Above the posted limit", String(printf: "%.0f s (the speeding events use the margin set in tern.conf)", overSeconds)),
             ("GPS lost", "\(count("gpsLost")) times"),
         ]
         if d.tornLines > 0 { rows.append(("Lines torn by a power cut", "\(d.tornLines)")) }

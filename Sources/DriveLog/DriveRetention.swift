@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// How many drives are kept: none older than `maxAgeDays`, and the newest that fit in `maxBytes`
@@ -34,13 +36,13 @@ public struct DriveRetention: Sendable, Equatable {
         let fm = FileManager.default
         var drives = [Drive]()
         for name in (try? fm.contentsOfDirectory(atPath: logDirectory)) ?? [] {
-            let path = (logDirectory as NSString).appendingPathComponent(name)
+            let path = Paths.join(logDirectory, name)
             guard path != current else { continue }
             var modified = -Double.infinity, bytes = 0, isDrive = false
             for file in (try? fm.contentsOfDirectory(atPath: path)) ?? [] {
-                guard let a = try? fm.attributesOfItem(atPath: (path as NSString).appendingPathComponent(file)) else { continue }
+                guard let a = try? fm.attributesOfItem(atPath: Paths.join(path, file)) else { continue }
                 if Self.driveFiles.contains(file) { isDrive = true }
-                bytes += (a[.size] as? NSNumber)?.intValue ?? 0
+                bytes += (a[.size] as? Int) ?? 0
                 if let d = a[.modificationDate] as? Date { modified = max(modified, d.timeIntervalSince1970) }
             }
             // a drive's date is in its folder's name, from the receiver's clock (the files' times

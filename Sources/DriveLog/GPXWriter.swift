@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// A drive as GPX 1.1 (what JOSM, QGIS, GPXSee and every map site read): the receiver's fixes,
@@ -30,11 +32,11 @@ public enum GPXWriter {
         // the receiver's fixes, with what it said of them
         x += track("Receiver (raw)", drive.raw.filter(\.isUsable).map { f in
             var inner = ""
-            if let alt = f.altitudeMeters, alt.isFinite { inner += "<ele>\(String(format: "%.1f", alt))</ele>" }
+            if let alt = f.altitudeMeters, alt.isFinite { inner += "<ele>\(String(printf: "%.1f", alt))</ele>" }
             inner += "<time>\(FixTime.iso8601(f.time))</time>"
             inner += "<fix>\(f.mode == .threeD ? "3d" : "2d")</fix>"
             if let n = f.satellitesUsed, n >= 0 { inner += "<sat>\(n)</sat>" }
-            if let h = f.hdop, h.isFinite, h >= 0 { inner += "<hdop>\(String(format: "%.1f", h))</hdop>" }
+            if let h = f.hdop, h.isFinite, h >= 0 { inner += "<hdop>\(String(printf: "%.1f", h))</hdop>" }
             return (f.coordinate, inner)
         })
         x += track("Filtered", drive.track.map { ($0.coordinate, "<time>\(FixTime.iso8601($0.time))</time>" + ($0.estimated ? "<type>estimated</type>" : "")) })
@@ -53,7 +55,7 @@ public enum GPXWriter {
     }
 
     private static func latLon(_ c: Coordinate) -> String {
-        String(format: #"lat="%.7f" lon="%.7f""#, c.latitude, c.longitude)
+        String(printf: #"lat="%.7f" lon="%.7f""#, c.latitude, c.longitude)
     }
 
     /// Text as XML character data.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// The report's map: every line in one local projection, fitted to the picture with the same
@@ -28,11 +30,11 @@ struct ReportMap {
         }
         /// A polyline's points, one within a pixel of the last left out.
         func path(_ cs: [Coordinate]) -> String {
-            ReportPlot.thinned(cs.map(xy), within: 1).map { String(format: "%.1f,%.1f", $0.0, $0.1) }.joined(separator: " ")
+            ReportPlot.thinned(cs.map(xy), within: 1).map { String(printf: "%.1f,%.1f", $0.0, $0.1) }.joined(separator: " ")
         }
         var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
         for r in routes { s += "<polyline points=\"\(path(r))\" fill=\"none\" stroke=\"#bbb\" stroke-width=\"7\" stroke-linejoin=\"round\"/>\n" }
-        let dots = ReportPlot.thinned(raw.map(xy), within: 1.5).map { String(format: "M%.1f %.1fh0", $0.0, $0.1) }.joined()
+        let dots = ReportPlot.thinned(raw.map(xy), within: 1.5).map { String(printf: "M%.1f %.1fh0", $0.0, $0.1) }.joined()
         s += "<path d=\"\(dots)\" stroke=\"#d33\" stroke-width=\"2.5\" stroke-linecap=\"round\"/>\n"
         s += "<polyline points=\"\(path(filtered))\" fill=\"none\" stroke=\"#27c\" stroke-width=\"1.5\"/>\n"
         s += "<polyline points=\"\(path(matched))\" fill=\"none\" stroke=\"#2a2\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>\n"
@@ -42,18 +44,18 @@ struct ReportMap {
             let tip = GPXWriter.escape("\(FixTime.iso8601(e.time)) \(e.name): \(e.detail ?? "")")
             switch e.name {
             case "prompt":
-                s += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>%@</title></circle>\n", x, y, tip)
+                s += String(printf: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#222\"><title>%@</title></circle>\n", x, y, tip)
             case "offRoute", "rerouteStarted":
-                s += String(format: "<path d=\"M%.1f %.1fl6 10h-12z\" fill=\"#e80\"><title>%@</title></path>\n", x, y - 6, tip)
+                s += String(printf: "<path d=\"M%.1f %.1fl6 10h-12z\" fill=\"#e80\"><title>%@</title></path>\n", x, y - 6, tip)
             case "arrived", "waypointArrived":
-                s += String(format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"18\" text-anchor=\"middle\">★<title>%@</title></text>\n", x, y + 6, tip)
+                s += String(printf: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"18\" text-anchor=\"middle\">★<title>%@</title></text>\n", x, y + 6, tip)
             default: break
             }
         }
         // a scale bar: a round distance near a fifth of the width
         let meters = [50.0, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000].last { $0 * scale <= width / 5 } ?? 50
-        s += String(format: "<path d=\"M%.1f %.1fh%.1f\" stroke=\"#222\" stroke-width=\"2\"/>", margin, height - 6, meters * scale)
-        s += String(format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%@</text>\n", margin + meters * scale + 4, height - 3,
+        s += String(printf: "<path d=\"M%.1f %.1fh%.1f\" stroke=\"#222\" stroke-width=\"2\"/>", margin, height - 6, meters * scale)
+        s += String(printf: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%@</text>\n", margin + meters * scale + 4, height - 3,
                     meters >= 1000 ? "\(Int(meters / 1000)) km" : "\(Int(meters)) m")
         return s + "</svg>"
     }
@@ -103,21 +105,21 @@ enum ReportPlot {
         var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
         for i in 0...4 {
             let v = ymax * Double(i) / 4
-            s += String(format: "<path d=\"M%.0f %.1fH%.0f\" stroke=\"#ddd\"/><text x=\"2\" y=\"%.1f\" font-size=\"11\">%@</text>\n",
-                        left, y(v), width - 8, y(v) + 4, String(format: "%.3g", v))
+            s += String(printf: "<path d=\"M%.0f %.1fH%.0f\" stroke=\"#ddd\"/><text x=\"2\" y=\"%.1f\" font-size=\"11\">%@</text>\n",
+                        left, y(v), width - 8, y(v) + 4, String(printf: "%.3g", v))
         }
         for m in stride(from: 0.0, through: t1 - t0, by: max(60, ((t1 - t0) / 8 / 60).rounded(.up) * 60)) {
-            s += String(format: "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%d min</text>\n", x(t0 + m), height - 6, Int(m / 60))
+            s += String(printf: "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%d min</text>\n", x(t0 + m), height - 6, Int(m / 60))
         }
         for (k, ser) in series.enumerated() {
             var pts = [String](), lastY: Double?
             for (px, py) in thinned(ser.points.map { (x($0.0), y($0.1)) }, within: 1, keepLast: true) {
-                if steps[k], let prev = lastY { pts.append(String(format: "%.1f,%.1f", px, prev)) }  // held until the next value
-                pts.append(String(format: "%.1f,%.1f", px, py))
+                if steps[k], let prev = lastY { pts.append(String(printf: "%.1f,%.1f", px, prev)) }  // held until the next value
+                pts.append(String(printf: "%.1f,%.1f", px, py))
                 lastY = py
             }
             s += "<polyline points=\"\(pts.joined(separator: " "))\" fill=\"none\" stroke=\"\(ser.color)\" stroke-width=\"1.5\"/>\n"
-            s += String(format: "<text x=\"%.0f\" y=\"%d\" font-size=\"11\" fill=\"%@\">%@</text>\n", width - 150, 14 + 14 * k, ser.color, "\(ser.name) (\(unit))")
+            s += String(printf: "<text x=\"%.0f\" y=\"%d\" font-size=\"11\" fill=\"%@\">%@</text>\n", width - 150, 14 + 14 * k, ser.color, "\(ser.name) (\(unit))")
         }
         return s + "</svg>"
     }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import MapCompiler
@@ -48,7 +50,7 @@ public struct FeatureRunner {
     }
 
     public func run(path: String) -> FileResult {
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = Paths.droppingExtension(Paths.fileName(path))
         var result = FileResult(name: name)
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             result.failures.append(Failure(scenario: "", line: 0, reason: "cannot read \(path)"))
@@ -153,7 +155,7 @@ struct ScenarioState {
                     // members by column: "way:east" (with a role) or "way" (none)
                     if ["way", "node", "relation"].contains(parts[0]) {
                         let role = parts.count == 2 ? parts[1] : ""
-                        for ref in v.split(separator: ",") { members.append((parts[0], ref.trimmingCharacters(in: .whitespaces), role)) }
+                        for ref in v.split(separator: ",") { members.append((parts[0], ref.trimmed(), role)) }
                     } else {
                         tags.append((k, v))
                     }
@@ -252,7 +254,7 @@ struct ScenarioState {
     mutating func applyProfileOverrides(_ lua: String) -> String? {
         for line in ScenarioState.statements(lua) {
             if let m = line.firstMatch(of: /^profile\.avoid\s*=\s*Set\s*\{(.*)\}$/) {
-                options.avoidHighways = Set(m.1.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '\"")) })
+                options.avoidHighways = Set(m.1.split(separator: ",").map { $0.trimmed(of: " '\"") })
             } else if line.hasPrefix("profile.speeds") {
                 guard let speeds = ScenarioState.highwaySpeeds(line) else { return "profile override `\(line)`" }
                 options.highwaySpeedsKmh = speeds
@@ -287,7 +289,7 @@ struct ScenarioState {
     static func statements(_ lua: String) -> [String] {
         var out = [String](), open = 0
         for raw in lua.split(separator: "\n") {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmed()
             if line.isEmpty || line.hasPrefix("--") { continue }
             if open > 0 { out[out.count - 1] += " " + line } else { out.append(line) }
             open += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
@@ -301,7 +303,7 @@ struct ScenarioState {
         guard let m = statement.firstMatch(of: /^profile\.speeds\s*=\s*Sequence\s*\{\s*highway\s*=\s*\{([^{}]*)\}\s*,?\s*\}$/) else { return nil }
         var speeds = [String: Double]()
         for pair in m.1.split(separator: ",") {
-            let kv = pair.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+            let kv = pair.split(separator: "=").map { $0.trimmed() }
             guard kv.count == 2, let v = Double(kv[1]) else { return nil }
             speeds[kv[0]] = v
         }
@@ -335,12 +337,12 @@ struct ScenarioState {
 
     static func compile(_ m: ScenarioMap, options: ProfileOptions, in dir: String, keep kept: inout String?) throws -> RoadMap {
         let id = UUID().uuidString
-        let osm = (dir as NSString).appendingPathComponent("\(id).osm"), out = (dir as NSString).appendingPathComponent("\(id).tmap")
+        let osm = Paths.join(dir, "\(id).osm"), out = Paths.join(dir, "\(id).tmap")
         defer { unlink(osm); unlink(out) }  // the mapping keeps the data after unlink
         try m.write(to: osm)
         // for looking at a scenario's map by hand, or running it through OSRM (ScenarioDump)
         if let keep = ProcessInfo.processInfo.environment["TERN_FEATURES_KEEP"] ?? ProcessInfo.processInfo.environment["TERN_FEATURES_DUMP"] {
-            let path = (keep as NSString).appendingPathComponent("\(id).osm")
+            let path = Paths.join(keep, "\(id).osm")
             if (try? FileManager.default.copyItem(atPath: osm, toPath: path)) != nil { kept = path }
         }
         try MapCompiler.compile(input: osm, output: out, options: options)

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// A parsed `.feature` file (the subset of Gherkin OSRM's scenarios use).
 public struct FeatureFile: Sendable {
@@ -35,7 +37,7 @@ public struct FeatureFile: Sendable {
         }
         while i < lines.count {
             let raw = lines[i]
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmed()
             let number = i + 1
             i += 1
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -61,7 +63,7 @@ public struct FeatureFile: Sendable {
             if line.hasPrefix("Scenario:") || line.hasPrefix("Scenario Outline:") {
                 flush()
                 inBackground = false
-                let title = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                let title = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmed() } ?? ""
                 current = Scenario(name: title, tags: pendingTags, steps: [], line: number)
                 pendingTags = []
                 continue
@@ -78,7 +80,7 @@ public struct FeatureFile: Sendable {
                 // the text keeps its indentation relative to the opening quotes
                 let indent = raw.prefix { $0 == " " || $0 == "\t" }.count
                 var body = [String]()
-                while i < lines.count, !lines[i].trimmingCharacters(in: .whitespaces).hasPrefix("\"\"\"") {
+                while i < lines.count, !lines[i].trimmed().hasPrefix("\"\"\"") {
                     let l = lines[i]
                     let cut = min(indent, l.prefix { $0 == " " || $0 == "\t" }.count)
                     body.append(String(l.dropFirst(cut)))
@@ -106,7 +108,7 @@ public struct FeatureFile: Sendable {
         for ch in line.dropFirst() {
             if escaped { cell.append(ch); escaped = false; continue }
             if ch == "\\" { escaped = true; continue }
-            if ch == "|" { parts.append(cell.trimmingCharacters(in: .whitespaces)); cell = ""; continue }
+            if ch == "|" { parts.append(cell.trimmed()); cell = ""; continue }
             cell.append(ch)
         }
         return parts

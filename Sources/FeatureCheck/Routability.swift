@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import MapCompiler
@@ -53,7 +55,7 @@ struct Routability {
             for (column, r) in [("forw_rate", forw), ("backw_rate", backw)] {
                 guard let want = row[column] else { continue }
                 if !Routability.matches(r, want, rate: true) {
-                    problems.append("\(column) \(r.map { String(format: "%.1f", $0.rate) } ?? "not routable"), expected \(want.isEmpty ? "not routable" : want)")
+                    problems.append("\(column) \(r.map { String(printf: "%.1f", $0.rate) } ?? "not routable"), expected \(want.isEmpty ? "not routable" : want)")
                 }
             }
             if problems.isEmpty { result.passed += 1 } else {
@@ -77,7 +79,7 @@ struct Routability {
     }
 
     static func matches(_ r: Drive?, _ want: String, rate: Bool) -> Bool {
-        let w = want.trimmingCharacters(in: .whitespaces)
+        let w = want.trimmed()
         if w.isEmpty { return r == nil }
         guard let r else { return false }
         if w == "x" { return true }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import MapCompiler
@@ -34,7 +36,7 @@ struct RouteCheck {
     /// A `radiuses` option, one entry per waypoint apart by ";": metres, or "unlimited"/empty (nil).
     static func radii(_ value: String?) -> [Double?] {
         guard let value else { return [] }
-        return value.split(separator: ";", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return value.split(separator: ";", omittingEmptySubsequences: false).map { Double($0.trimmed()) }
     }
 
     /// The columns of a row Tern does not compare.
@@ -46,7 +48,7 @@ struct RouteCheck {
     /// intersection's lanes, apart by ";" (which also joins a lane's arrows: "straight;right:true"),
     /// so the first intersection ends at the first ";" after a lane's ":true" or ":false".
     static func firstIntersectionLanes(_ cell: String) -> String {
-        let c = cell.trimmingCharacters(in: .whitespaces)
+        let c = cell.trimmed()
         if c.hasPrefix(";") { return "" }
         var lanes = [String]()
         for token in c.split(separator: " ") {
@@ -62,7 +64,7 @@ struct RouteCheck {
     /// nil when the row passes, else why not.
     func check(_ row: Row) -> String? {
         var names: [String] = []
-        if let w = row["waypoints"] { names = w.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } else {
+        if let w = row["waypoints"] { names = w.split(separator: ",").map { $0.trimmed() } } else {
             if let f = row["from"] { names.append(f) }
             if let t = row["to"] { names.append(t) }
         }
@@ -146,7 +148,7 @@ struct RouteCheck {
 /// OSRM's cucumber comparisons: exact, `X +-M`, `X ~P%`.
 enum Fuzzy {
     static func matches(_ value: Double, _ expected: String, unit: String) -> Bool {
-        let e = expected.trimmingCharacters(in: .whitespaces)
+        let e = expected.trimmed()
         if let m = e.firstMatch(of: /^([-\d.]+)\s*([a-z\/]*)\s*\+-\s*([\d.]+)/), let x = Double(m.1), let tol = Double(m.3) {
             return abs(value - x) <= tol + 1e-9
         }
@@ -160,6 +162,6 @@ enum Fuzzy {
     }
 
     static func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v)
+        v == v.rounded() ? String(Int(v)) : String(printf: "%.1f", v)
     }
 }

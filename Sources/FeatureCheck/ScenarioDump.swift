@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import MapCompiler
@@ -20,13 +22,11 @@ enum ScenarioDump {
             ("tern_lanes", quoted(steps.map { $0.lanes.map(\.osrmText).joined(separator: " ") }.joined(separator: ","))),
         ]
         let line = "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
-        let path = (dir as NSString).appendingPathComponent("rows.jsonl")
-        if let h = FileHandle(forWritingAtPath: path) {
-            h.seekToEndOfFile()
-            h.write(Data(line.utf8))
-            try? h.close()
-        } else {
-            _ = FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
-        }
+        let path = Paths.join(dir, "rows.jsonl")
+        // appended with O_APPEND: one write per row, so rows from parallel runs never interleave
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard fd >= 0 else { return }
+        _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// A helper program (gpsfake, gpsd, socat) started with posix_spawn.
 ///
@@ -11,7 +13,7 @@ public final class ChildProcess: @unchecked Sendable {
     // pid is written once in init; `exitStatus` is guarded by `lock`.
     public let pid: pid_t
     public let program: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var exitStatus: Int32?
 
     /// Starts `program` (a path, or a name looked up in PATH plus /usr/sbin and /sbin) with `arguments`.

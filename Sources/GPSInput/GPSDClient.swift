@@ -1,5 +1,7 @@
 import CGPS
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Synchronization
 
@@ -43,12 +45,10 @@ public final class GPSDClient: Sendable {
     public func start() {
         guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.withLock { $0 = false }
-        let t = Thread { [self] in
+        Threads.start(name: "tern.gpsd") { [self] in
             run()
             finished.withLock { $0 = true }
         }
-        t.name = "tern.gpsd"
-        t.start()
     }
 
     /// Stops the reader thread and waits (up to 2 s) for it to close its session.

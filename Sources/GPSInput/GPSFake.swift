@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// gpsfake (from gpsd-clients) replaying an NMEA log into its own gpsd on a free port: the
 /// bench's stand-in for a receiver, with the real gpsd in the path.
@@ -19,7 +21,7 @@ public final class GPSFake: Sendable {
         self.port = port ?? freeTCPPort()
         var args = ["-q", "-P", String(self.port)]
         if once { args.append("-1") }
-        if cycleSeconds > 0 { args += ["-c", String(format: "%.4f", cycleSeconds)] }
+        if cycleSeconds > 0 { args += ["-c", String(printf: "%.4f", cycleSeconds)] }
         args.append(log)
         process = try ChildProcess("gpsfake", args, outputPath: outputPath)
     }

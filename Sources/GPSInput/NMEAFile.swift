@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// Reads an NMEA log file into fixes, for offline tools and `replay --direct`.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// Counts of what an NMEA reader saw.
@@ -52,7 +54,7 @@ public struct NMEAParser: Sendable {
     public mutating func feed(line raw: String) -> GPSFix? {
         stats.lines += 1
         guard let (fields, checksum) = sentence(raw) else {
-            if !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && !raw.hasPrefix("#") { stats.malformed += 1 }
+            if !raw.trimmed().isEmpty && !raw.hasPrefix("#") { stats.malformed += 1 }
             return nil
         }
         stats.sentences += 1

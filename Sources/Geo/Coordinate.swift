@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// A WGS 84 position in degrees.
 public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
@@ -17,14 +19,14 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
     }
 
-    public var description: String { String(format: "%.6f,%.6f", latitude, longitude) }
+    public var description: String { String(printf: "%.6f,%.6f", latitude, longitude) }
 
     /// Parses "LAT,LON" (degrees); nil when malformed or out of range.
     public init?(parsing text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+              let lat = Double(parts[0].trimmed()),
+              let lon = Double(parts[1].trimmed())
         else { return nil }
         self.init(latitude: lat, longitude: lon)
         if !isValid { return nil }

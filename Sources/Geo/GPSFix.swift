@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Fix quality as gpsd reports it (TPV `mode`).
 public enum FixMode: Int, Sendable, Comparable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A point in a local east/north metric frame, in metres.
 public struct LocalPoint: Hashable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Google's encoded polyline format, with a configurable precision (OSRM and Valhalla use 5 and 6 digits).
 public enum Polyline {

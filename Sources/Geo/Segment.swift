@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The closest point of a segment to a query point, in a local metric frame.
 public struct SegmentProjection: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The sun's elevation above the horizon (NOAA's solar position equations, accurate to a few
 /// hundredths of a degree between 1901 and 2099): what decides day, twilight and night lighting.

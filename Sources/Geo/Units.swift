@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// Speed conversions.
 public enum Speed {
@@ -18,9 +20,9 @@ public enum FixTime {
         var tmv = tm()
         gmtime_r(&t, &tmv)
         guard (0...9999).contains(Int(tmv.tm_year) + 1900) else {
-            let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1,
+            let base = String(printf: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tmv.tm_year) + 1900, Int(tmv.tm_mon) + 1,
                               Int(tmv.tm_mday), Int(tmv.tm_hour), Int(tmv.tm_min), Int(tmv.tm_sec))
-            return base + (millis == 0 || millis >= 1000 ? "Z" : String(format: ".%03dZ", millis))
+            return base + (millis == 0 || millis >= 1000 ? "Z" : String(printf: ".%03dZ", millis))
         }
         // (digits by hand: Foundation's formatter was a tenth of a replay's time; one timestamp per event)
         var b = [UInt8](repeating: 0x30, count: millis != 0 && millis < 1000 ? 24 : 20)
@@ -38,28 +40,57 @@ public enum FixTime {
     /// Seconds since the epoch of an ISO 8601 time ("2024-06-15T12:00:00.5Z", "+02:00"), or of
     /// Barefoot's "2014-09-10 06:54:07+0200"; nil when it is not one.
     public static func parse(_ s: String) -> Double? {
-        var text = s.replacingOccurrences(of: " ", with: "T")
-        if let m = text.firstMatch(of: /([+-]\d\d)(\d\d)$/) { text = String(text.dropLast(5)) + "\(m.1):\(m.2)" }
-        return (withFraction.date(from: text) ?? whole.date(from: text))?.timeIntervalSince1970
+        // by hand, as `iso8601` writes: a drive log has a time on every line (issue #27 took
+        // Foundation's ISO8601DateFormatter away with ICU)
+        let b = Array(s.utf8)
+        func digits(_ at: Int, _ n: Int) -> Int? {
+            guard at + n <= b.count else { return nil }
+            var v = 0
+            for k in at..<at + n {
+                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
+                v = v * 10 + Int(b[k] - 0x30)
+            }
+            return v
+        }
+        guard b.count >= 20, let year = digits(0, 4), b[4] == 0x2d, let month = digits(5, 2), b[7] == 0x2d,
+              let day = digits(8, 2), b[10] == 0x54 || b[10] == 0x20, let hour = digits(11, 2), b[13] == 0x3a,
+              let minute = digits(14, 2), b[16] == 0x3a, let second = digits(17, 2) else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if b[i] == 0x2e {
+            i += 1
+            var scale = 0.1, n = 0
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { fraction += Double(b[i] - 0x30) * scale; scale /= 10; i += 1; n += 1 }
+            guard n > 0 else { return nil }
+        }
+        guard i < b.count else { return nil }
+        var offset = 0
+        if b[i] == 0x5a {
+            i += 1
+        } else if b[i] == 0x2b || b[i] == 0x2d {
+            // "+02:00" (ISO 8601) or "+0200" (Barefoot's logs)
+            let sign = b[i] == 0x2d ? -1 : 1
+            guard let oh = digits(i + 1, 2) else { return nil }
+            i += 3
+            if i < b.count, b[i] == 0x3a { i += 1 }
+            guard let om = digits(i, 2), oh < 24, om < 60 else { return nil }
+            i += 2
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count, second < 61,
+              let t = utc(year: year, month: month, day: day, hour: hour, minute: minute, second: Double(second) + fraction)
+        else { return nil }
+        return t - Double(offset)
     }
-    // (made once: a drive log has a time on every line; parsing with a formatter is thread-safe)
-    nonisolated(unsafe) private static let withFraction: ISO8601DateFormatter = {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f
-    }()
-    nonisolated(unsafe) private static let whole: ISO8601DateFormatter = {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        return f
-    }()
 
     /// "HH:MM" in UTC.
     public static func clock(_ seconds: Double) -> String {
         var t = time_t(seconds.rounded())
         var tmv = tm()
         gmtime_r(&t, &tmv)
-        return String(format: "%02d:%02d", Int(tmv.tm_hour), Int(tmv.tm_min))
+        return String(printf: "%02d:%02d", Int(tmv.tm_hour), Int(tmv.tm_min))
     }
 
     /// Seconds since the epoch for a UTC calendar date and time; nil when out of range.

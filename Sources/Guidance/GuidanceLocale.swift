@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSONLines
+import Platform
 
 /// The phrase tables of one guidance language, parsed from `Locales/*.swift`.
 public struct GuidanceLocale: Sendable {
@@ -52,7 +55,7 @@ public struct GuidanceLocale: Sendable {
     /// The locale for a code, ignoring case and "_" vs "-"; a region Tern does not have falls
     /// back to the language ("de-AT" → "de", "en" → "en-GB", "pt" → "pt-PT", "zh" → "zh-CN").
     public static func named(_ code: String) -> GuidanceLocale? {
-        let c = code.replacingOccurrences(of: "_", with: "-").lowercased()
+        let c = code.replacing("_", with: "-").lowercased()
         if let l = all.first(where: { $0.code.lowercased() == c }) { return l }
         let language = c.split(separator: "-").first.map(String.init) ?? c
         if let l = all.first(where: { $0.code.lowercased() == language }) { return l }
@@ -112,7 +115,7 @@ public struct GuidanceLocale: Sendable {
     /// comes right before it ("In {distance} {instruction}", "{distance} sonra {instruction}").
     public func phrase(_ key: String, _ values: [String: String] = [:], pauseBefore: String? = nil) -> String {
         guard var template = phrases[key] ?? GuidanceLocale.englishPhrase(key) else { return key }
-        if let p = pauseBefore, let r = template.range(of: " {\(p)}"), r.lowerBound > template.startIndex {
+        if let p = pauseBefore, let r = template.firstRange(of: " {\(p)}"), r.lowerBound > template.startIndex {
             let before = template[template.index(before: r.lowerBound)]
             // (not where the phrase pauses already: Estonian "Veel {distance}, siis {instruction}")
             if before.isLetter || before == "}", !template[..<r.lowerBound].contains(",") { template.insert(",", at: r.lowerBound) }
@@ -156,7 +159,7 @@ public struct GuidanceLocale: Sendable {
         for (prep, stem) in prepositionStems {
             for p in [prep, prep.prefix(1).uppercased() + prep.dropFirst()] {
                 let before = p + " " + placeholder
-                guard let r = out.range(of: before), r.lowerBound == out.startIndex || out[out.index(before: r.lowerBound)] == " " else { continue }
+                guard let r = out.firstRange(of: before), r.lowerBound == out.startIndex || out[out.index(before: r.lowerBound)] == " " else { continue }
                 let contracted = (p.first!.isUppercase ? stem.prefix(1).uppercased() + stem.dropFirst() : stem) + ending
                 out.replaceSubrange(r, with: contracted + (ending.hasSuffix("'") ? "" : " ") + rest)
                 return out
@@ -228,8 +231,8 @@ public struct GuidanceLocale: Sendable {
     /// A number as spoken: "2.5" or "2,5"; in words where the voice does not read digits.
     func number(_ v: Double) -> String {
         if code == "he", let words = HebrewNumbers.words(v) { return words }
-        let s = v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v)
-        return decimal == "." ? s : s.replacingOccurrences(of: ".", with: decimal)
+        let s = v == v.rounded() ? String(Int(v)) : String(printf: "%.1f", v)
+        return decimal == "." ? s : s.replacing(".", with: decimal)
     }
 
     enum LocaleError: Error, CustomStringConvertible {
@@ -280,7 +283,7 @@ enum LocaleTables {
 
     static func parse(_ table: String) throws -> [String: Any] {
         do {
-            guard let o = try JSONSerialization.jsonObject(with: Data(table.utf8)) as? [String: Any] else {
+            guard let o = try JSONValue.parse(table.utf8) as? [String: Any] else {
                 throw GuidanceLocale.LocaleError.badJSON("not an object")
             }
             return o

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// Distance units for spoken and written instructions.
@@ -46,7 +48,7 @@ public struct Instructions: Sendable {
         guard name.contains("$") else { return name }
         var out = name
         for (placeholder, key) in [("$north", "n"), ("$south", "s"), ("$east", "e"), ("$west", "w")] {
-            out = out.replacingOccurrences(of: placeholder, with: locale.phrase("compass." + key))
+            out = out.replacing(placeholder, with: locale.phrase("compass." + key))
         }
         return out
     }
@@ -173,8 +175,8 @@ public struct Instructions: Sendable {
         let signed: Set<ManeuverType> = [.onRamp, .offRamp, .fork, .merge, .turn, .endOfRoad]
         if signs, signed.contains(m.type) {
             // (a part that is exactly the road's name or one of its refs has been said)
-            let said = Set(([m.street] + m.ref.split(separator: ";").map(String.init)).map { $0.trimmingCharacters(in: .whitespaces) })
-            let parts = m.destination.components(separatedBy: ", ").filter { !$0.isEmpty && !said.contains($0) }
+            let said = Set(([m.street] + m.ref.split(separator: ";").map(String.init)).map { $0.trimmed() })
+            let parts = m.destination.split(separator: ", ", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty && !said.contains($0) }
             if !parts.isEmpty {
                 s = locale.phrase("towards", ["instruction": locale.embedded(s), "destination": parts.joined(separator: ", ")])
             }
@@ -186,7 +188,7 @@ public struct Instructions: Sendable {
             if locale.landmarkAfterVerb, let t = locale.template(key), t.hasPrefix("{instruction}") {
                 // (after the verb: "Ga bij de verkeerslichten rechtsaf naar Dilsberger Straße")
                 values["instruction"] = ""
-                s = Instructions.afterFirstWord(s, insert: locale.phrase(key, values).trimmingCharacters(in: CharacterSet(charactersIn: ", ")))
+                s = Instructions.afterFirstWord(s, insert: locale.phrase(key, values).trimmed(of: ", "))
             } else {
                 s = locale.phrase(key, values)
             }
@@ -280,7 +282,7 @@ public struct Instructions: Sendable {
             if h == 1 { return locale.phrase("distance.km.one") }
             // (a number said in a form of its own where the table has one: the Hebrew
             // construct "שני קילומטרים", the Arabic dual "كيلومتران", Slovenian "3 kilometre")
-            let exact = "distance.km.exact." + (h == h.rounded() ? String(Int(h)) : String(format: "%.1f", h))
+            let exact = "distance.km.exact." + (h == h.rounded() ? String(Int(h)) : String(printf: "%.1f", h))
             if locale.template(exact) != nil { return locale.phrase(exact) }
             // (a fraction takes its own form where the table has one: Polish "2,5 kilometra",
             // not "kilometry")
@@ -328,13 +330,13 @@ public struct Instructions: Sendable {
         switch units {
         case .metric:
             if meters < 1000 { return "\(Int((meters / 10).rounded()) * 10) m" }
-            return String(format: meters < 10_000 ? "%.1f km" : "%.0f km", meters / 1000)
+            return String(printf: meters < 10_000 ? "%.1f km" : "%.0f km", meters / 1000)
         case .imperial, .imperialUK:
             let miles = meters / 1609.344
             if miles < 0.1 {
                 return units == .imperial ? "\(Int((meters / 0.3048 / 10).rounded()) * 10) ft" : "\(Int((meters / 0.9144 / 10).rounded()) * 10) yd"
             }
-            return String(format: miles < 10 ? "%.1f mi" : "%.0f mi", miles)
+            return String(printf: miles < 10 ? "%.1f mi" : "%.0f mi", miles)
         }
     }
 }

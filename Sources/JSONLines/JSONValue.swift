@@ -1,5 +1,3 @@
-import Foundation
-
 /// A JSON value whose objects keep their key order, so every line Tern writes is byte-for-byte
 /// reproducible (the same drive replayed gives the same `events.jsonl`).
 public enum JSONValue: Sendable, Equatable {
@@ -44,13 +42,5 @@ public enum JSONValue: Sendable, Equatable {
             }
             w.endObject()
         }
-    }
-}
-
-extension JSONValue {
-    /// Parses JSON text (through Foundation); objects keep the order Foundation gives, which is
-    /// not the file's order: use this for reading input, not for round-tripping output.
-    public static func parse(_ data: Data) throws -> Any {
-        try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// Writes compact JSON as UTF-8 bytes: the one place where Tern's JSON text is made (numbers with
 /// at most N decimals and trailing zeros dropped, strings escaped, no spaces), for `JSONValue`
@@ -101,7 +103,7 @@ public struct JSONWriter: Sendable {
         if !appendFixedPoint(v, digits: digits) { appendFormatted(v, digits: digits) }
     }
 
-    /// `String(format: "%.Nf")` with trailing zeros dropped, without Foundation's formatter.
+    /// `String(printf: "%.Nf")` with trailing zeros dropped, without Foundation's formatter.
     /// false (nothing written) where the scaled value lies within a hair of a rounding boundary or
     /// is too large: there the formatter decides, so the text is always the formatter's.
     private mutating func appendFixedPoint(_ v: Double, digits: Int) -> Bool {
@@ -129,7 +131,7 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func appendFormatted(_ v: Double, digits: Int) {
-        var s = String(format: "%.\(max(0, digits))f", v)
+        var s = String(printf: "%.\(max(0, digits))f", v)
         if s.contains(".") {
             while s.hasSuffix("0") { s.removeLast() }
             if s.hasSuffix(".") { s.removeLast() }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapData
 
 /// What a way's tags say of its lanes and signposts, as OSRM's guidance reads them.
@@ -6,9 +8,9 @@ extension CarProfile {
     /// The number of lanes as OSRM's profile reads it (profiles/lib/guidance.lua): `lanes`, else
     /// `lanes:forward` plus `lanes:backward`; 0 when neither is a number.
     static func laneCount(_ tags: OSMTags) -> UInt8 {
-        if let v = tags["lanes"] { return Double(v.trimmingCharacters(in: .whitespaces)).map { UInt8(clamping: Int(max(0, min(255, $0)))) } ?? 0 }
-        let f = tags["lanes:forward"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-        let b = tags["lanes:backward"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        if let v = tags["lanes"] { return Double(v.trimmed()).map { UInt8(clamping: Int(max(0, min(255, $0)))) } ?? 0 }
+        let f = tags["lanes:forward"].flatMap { Double($0.trimmed()) } ?? 0
+        let b = tags["lanes:backward"].flatMap { Double($0.trimmed()) } ?? 0
         return UInt8(clamping: Int(max(0, min(255, f + b))))
     }
 
@@ -29,7 +31,7 @@ extension CarProfile {
         var lanes = raw.split(separator: "|", omittingEmptySubsequences: false).map { lane -> String in
             var arrows = [String]()
             for part in lane.split(separator: ";") {
-                let a = laneArrow(part.trimmingCharacters(in: .whitespaces).lowercased())
+                let a = laneArrow(part.trimmed().lowercased())
                 if !arrows.contains(a) { arrows.append(a) }
             }
             // "none" beside a real arrow says nothing more; arrows in OSRM's order
@@ -44,7 +46,7 @@ extension CarProfile {
             guard let v = value(key) else { continue }
             let parts = v.split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == lanes.count else { continue }
-            for (i, p) in parts.enumerated() where p.trimmingCharacters(in: .whitespaces) == closed {
+            for (i, p) in parts.enumerated() where p.trimmed() == closed {
                 keep[i] = false
                 if key == "bus:lanes" || key == "psv:lanes" { busLanesListed = true }
             }
@@ -52,7 +54,7 @@ extension CarProfile {
         // where no list says which lanes are for buses, a count of them (`lanes:psv=1`; the larger
         // of `lanes:psv` and `lanes:bus`, which often name the same lane) takes that many unmarked
         // lanes from the right edge (or else the left) of the list
-        let counts = ["lanes:psv", "lanes:bus"].compactMap { value($0).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+        let counts = ["lanes:psv", "lanes:bus"].compactMap { value($0).flatMap { Int($0.trimmed()) } }
         if !busLanesListed, var n = counts.max(), n > 0 {
             let open = keep.indices.filter { keep[$0] }
             let fromRight = open.last.map { lanes[$0] == "none" } ?? false

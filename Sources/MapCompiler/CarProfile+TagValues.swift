@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// The car profile's readings of tag values: surface, track type and smoothness speed caps,
 /// numbers with units (metres, durations, speed limits) and the implicit limit table (OSRM's
@@ -48,7 +50,7 @@ extension CarProfile {
 
     /// Seconds from "HH:MM:SS", "HH:MM" or ISO 8601 "PT1H2M3S".
     static func parseDuration(_ raw: String) -> Double? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmed()
         if s.hasPrefix("PT") || s.hasPrefix("P") {
             var total = 0.0, number = ""
             var inTime = false
@@ -81,7 +83,7 @@ extension CarProfile {
     /// Parses a maxspeed value in km/h: "50", "30 mph", "DE:urban", "none" (no limit), "walk".
     /// Returns .infinity for no limit, nil when unknown.
     public static func parseMaxspeed(_ raw: String) -> Double? {
-        let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let value = raw.trimmed().lowercased()
         if value.isEmpty { return nil }
         if value == "none" || value == "unlimited" { return .infinity }
         if value == "walk" { return 7 }
@@ -103,7 +105,7 @@ extension CarProfile {
         var rest = Substring(value)
         while let ch = rest.first, ch.isNumber || ch == "." { digits.append(ch); rest = rest.dropFirst() }
         guard let number = Double(digits), number > 0 else { return nil }
-        let unit = rest.trimmingCharacters(in: .whitespaces)
+        let unit = rest.trimmed()
         if unit.contains("mph") || unit.contains("mp/h") { return number * 1.609 }
         if unit == "knots" || unit == "kn" { return number * 1.852 }
         return number

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapData
 
 /// Access of a way or node for cars, from the access tags.
@@ -105,7 +107,7 @@ public enum CarProfile {
 
     /// Classifies an access value (a `;` list is open if any part is, else restricted if any is).
     public static func classify(_ value: String) -> AccessClass {
-        let parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let parts = value.split(separator: ";").map { $0.trimmed().lowercased() }
         if parts.contains(where: { accessWhitelist.contains($0) }) { return .open }
         if parts.contains(where: { accessRestricted.contains($0) }) { return .restricted }
         if !parts.isEmpty && parts.allSatisfy({ accessBlacklist.contains($0) }) { return .blocked }
@@ -276,7 +278,7 @@ public enum CarProfile {
     /// hear "take the second exit onto FIXME").
     public static func spokenLabel(_ raw: String?) -> String {
         guard let raw else { return "" }
-        let v = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let v = raw.trimmed()
         let folded = v.lowercased()
         if folded.contains("fixme") || placeholderLabels.contains(folded) || v.allSatisfy({ $0 == "?" }) { return "" }
         return v

@@ -1,5 +1,6 @@
 import Geo
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapData
 
 /// Contraction hierarchies (Geisberger et al. 2008) over the turn graph: nodes are contracted

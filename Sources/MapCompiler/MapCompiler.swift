@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import MapData
@@ -38,7 +40,7 @@ public struct ImportSummary: Sendable {
             + (maneuverOverrides > 0 ? "\(maneuverOverridesApplied) of \(maneuverOverrides) maneuver overrides kept, " : "")
             + "\(isolatedEdges) edges in small disconnected pieces, \(places) named places, "
             + "\(searchObjects) streets, places and POIs and \(searchAddresses) house numbers to search; "
-            + String(format: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
+            + String(printf: "%.2f s, %.1f MB", seconds, Double(fileBytes) / 1e6)
     }
 }
 
@@ -105,7 +107,7 @@ public enum MapCompiler {
         builder.markRingExits(onto: unroutedRoadNodes)
         let meta: [(String, String)] = [
             ("format", "\"\(formatName)\""),
-            ("source", quoteJSON((input as NSString).lastPathComponent)),
+            ("source", quoteJSON(Paths.fileName(input))),
             ("profile", "\"car\""),
             ("osm_nodes", String(stats.nodes)), ("osm_ways", String(stats.ways)), ("osm_relations", String(stats.relations)),
         ] + options.buildInfo
@@ -192,7 +194,7 @@ public enum MapCompiler {
             switch u {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            default: if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            default: if u.value < 0x20 { out += String(printf: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
             }
         }
         return out + "\""

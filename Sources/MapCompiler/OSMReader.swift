@@ -1,5 +1,6 @@
 import COsmium
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Tags of one OSM object, as read.
 public typealias OSMTags = [String: String]

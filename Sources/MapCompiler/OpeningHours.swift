@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// The subset of OSM's opening_hours syntax used in conditional restrictions:
 /// `Mo-Fr 07:00-10:30,16:00-18:30; Sa 08:00-12:00`. Days default to every day.
@@ -9,7 +11,7 @@ struct OpeningHours: Sendable {
     init?(_ text: String) {
         let days = ["mo", "tu", "we", "th", "fr", "sa", "su"]
         for part in text.split(separator: ";") {
-            var words = part.trimmingCharacters(in: .whitespaces).split(separator: " ").map(String.init)
+            var words = part.trimmed().split(separator: " ").map(String.init)
             guard !words.isEmpty else { continue }
             var daySet = Set(0..<7)
             if let first = words.first, first.first?.isLetter == true {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Ways and barriers too low, narrow, short or weak for the car (OSRM's car profile:
 /// profiles/lib/way_handlers.lua handle_height, handle_width, handle_length, handle_weight;
@@ -39,7 +40,7 @@ public enum PhysicalLimits {
     /// number in the text; with a "'" that number is feet and the next one inches. nil where
     /// there is no number ("default", "none", "unsigned").
     static func meters(_ raw: String) -> Double? {
-        let s = raw.replacingOccurrences(of: ",", with: ".")
+        let s = raw.replacing(",", with: ".")
         guard let (n, rest) = leadingNumber(in: Substring(s), decimals: true) else { return nil }
         guard let feet = rest.firstIndex(of: "'") else { return n }
         let inches = leadingNumber(in: rest[rest.index(after: feet)...], decimals: false)?.value ?? 0

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Options of the car profile (the defaults are OSRM car.lua's; scenario files override some).
 public struct ProfileOptions: Sendable, Equatable {

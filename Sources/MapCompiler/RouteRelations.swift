@@ -1,3 +1,5 @@
+import Platform
+
 /// Cardinal directions from road route relations (OSRM car.lua's `cardinal_directions`, its
 /// lib/relations.lua): "I 80" on a way of the westbound relation of Interstate 80 becomes
 /// "I 80 $west" (guidance says the placeholder in the driver's language).
@@ -43,7 +45,7 @@ public struct RouteRelations {
     /// The refs of a `;` list ("I 80;CO 93"), trimmed, empty ones left out (OSRM's
     /// string_list_tokens); `joined` writes them back as OSRM does, "I 80; CO 93".
     public static func refList(_ ref: String) -> [String] {
-        ref.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        ref.split(separator: ";").map { $0.trimmed() }.filter { !$0.isEmpty }
     }
     public static func joined(_ refs: [String]) -> String { refs.joined(separator: "; ") }
 

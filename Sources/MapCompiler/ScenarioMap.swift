@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// A small map described the way OSRM's `.feature` files do: an ASCII grid where each letter or
@@ -79,7 +81,7 @@ public struct ScenarioMap: Sendable {
         for (i, name) in nodeOrder.enumerated() where isOSMNode(name) {
             let c = nodes[name]!
             let tags = nodeTags[name] ?? []
-            let head = String(format: "  <node id=\"%d\" version=\"1\" lat=\"%.8f\" lon=\"%.8f\"", i + 1, c.latitude, c.longitude)
+            let head = String(printf: "  <node id=\"%d\" version=\"1\" lat=\"%.8f\" lon=\"%.8f\"", i + 1, c.latitude, c.longitude)
             if tags.isEmpty { out += head + "/>\n" } else {
                 out += head + ">\n" + tags.map { "    <tag k=\"\(xml($0.0))\" v=\"\(xml($0.1))\"/>\n" }.joined() + "  </node>\n"
             }
@@ -126,8 +128,8 @@ public struct ScenarioMap: Sendable {
     }
 
     private func xml(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        s.replacing("&", with: "&amp;").replacing("\"", with: "&quot;")
+            .replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 }
 

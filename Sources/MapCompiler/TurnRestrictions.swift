@@ -23,15 +23,15 @@ struct RawRestriction: Sendable {
         if value == nil, let at = options.conditionalRestrictionsAt,
            let conditional = t["restriction:motorcar:conditional"] ?? t["restriction:conditional"] {
             // "no_left_turn @ (Mo-Fr 07:00-10:30)": applies only inside the hours
-            let parts = conditional.split(separator: "@", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = conditional.split(separator: "@", maxSplits: 1).map { $0.trimmed() }
             if parts.count == 2 {
-                let hours = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "() "))
+                let hours = parts[1].trimmed(of: "() ")
                 if let oh = OpeningHours(hours), oh.contains(localSeconds: at + options.utcOffsetSeconds) { value = parts[0] }
             }
         }
         guard let value else { return nil }
         if let except = t["except"] {
-            let vehicles = except.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let vehicles = except.split(separator: ";").map { $0.trimmed() }
             if vehicles.contains("motorcar") || vehicles.contains("motor_vehicle") { return nil }
         }
         if value.hasSuffix("_on_red") { return nil }  // a right turn on red is not a turn ban
@@ -54,7 +54,9 @@ struct RawRestriction: Sendable {
     }
 }
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// Restrictions in graph terms: turns forbidden at a node, or sequences of directed edges.
 struct ResolvedRestrictions: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// Which town and district a search object lies in, the way people name them:

@@ -1,5 +1,6 @@
 import CZlib
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// Writes a RoadGraph as a .tmap file (format in MapFormat.swift). The file is written to a

@@ -1,4 +1,5 @@
 import Geo
+import Platform
 
 /// One road segment between two graph nodes, as the compiler builds it and the writer stores it.
 public struct EdgeRecord: Sendable, Equatable {
@@ -153,8 +154,8 @@ public struct ManeuverOverride: Sendable, Equatable {
         let kinds: [String: Kind] = ["turn": .turn, "continue": .continueOn, "fork": .fork, "uturn": .uturn, "suppress": .suppress]
         let directions: [String: Direction] = ["sharp_left": .sharpLeft, "left": .left, "slight_left": .slightLeft, "straight": .straight,
                                                "slight_right": .slightRight, "right": .right, "sharp_right": .sharpRight]
-        guard let k = kinds[maneuver.trimmingCharacters(in: .whitespaces).lowercased()] else { return nil }
-        guard let d = direction?.trimmingCharacters(in: .whitespaces).lowercased(), !d.isEmpty else { return (k, .none) }
+        guard let k = kinds[maneuver.trimmed().lowercased()] else { return nil }
+        guard let d = direction?.trimmed().lowercased(), !d.isEmpty else { return (k, .none) }
         guard let dir = directions[d] else { return nil }
         return (k, dir)
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension RoadMap {
     /// Routing nodes: directed edges and their copies.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension RoadMap {
     /// Checks every stored index against the count it points into, so no later access can go out

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// A travel direction over an edge: `reversed` means driven to → from. Encoded as `edge << 1 | reversed`.

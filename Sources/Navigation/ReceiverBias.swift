@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The receiver's slowly wandering error (bias), estimated from how far its fixes lie beside the
 /// route while the car is known to be on it, so that the off-route rules judge the distance the

@@ -1,5 +1,6 @@
 import Geo
 import Positioning
+import Platform
 
 /// How far over the limit counts as speeding: a share of the limit (`10%`) or a speed above it
 /// (`5 km/h`, `3 mph`), as `speeding-margin` in tern.conf.
@@ -17,7 +18,7 @@ public enum SpeedingMargin: Sendable, Equatable {
 
     /// Parses "10%", "5 km/h", "5kmh", "3 mph"; nil when it is none of these (0 to 50).
     public static func parse(_ text: String) -> SpeedingMargin? {
-        let t = text.lowercased().replacingOccurrences(of: " ", with: "")
+        let t = text.lowercased().replacing(" ", with: "")
         func number(_ suffix: String) -> Double? {
             guard t.hasSuffix(suffix), let v = Double(t.dropLast(suffix.count)), v.isFinite, (0...50).contains(v) else { return nil }
             return v

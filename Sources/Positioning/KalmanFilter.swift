@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// A constant-velocity Kalman filter for a car in a local east/north frame (metres): state

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// Follows a road from a position: what dead reckoning uses through an outage (a tunnel) when

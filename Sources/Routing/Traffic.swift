@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import MapData
 
@@ -17,7 +19,7 @@ public struct TrafficConditions: Sendable, Equatable {
         var t = TrafficConditions()
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
+                .trimmed() ?? ""
             if line.isEmpty { continue }
             try t.apply(line, place: "\(source):\(n + 1)")
         }

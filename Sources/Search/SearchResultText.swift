@@ -1,4 +1,5 @@
 import Geo
+import Platform
 
 /// A result as one line of the console and `tern search`: "1 Hauptstraße 12, Altstadt, Heidelberg 2.3 km NE".
 public enum SearchResultText {
@@ -21,7 +22,7 @@ public enum SearchResultText {
     /// "350 m", "2.3 km", "41 km".
     public static func distance(_ m: Double) -> String {
         if m < 995 { return "\(Int((m / 10).rounded()) * 10) m" }
-        if m < 9950 { return String(format: "%.1f km", m / 1000) }
+        if m < 9950 { return String(printf: "%.1f km", m / 1000) }
         return "\(Int((m / 1000).rounded())) km"
     }
 

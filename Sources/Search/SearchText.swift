@@ -1,3 +1,5 @@
+import Platform
+
 // How text becomes search terms, the same at import (names in the map) and at query time (what a
 // driver types), so that the two always meet: one rule in one place.
 //
@@ -30,7 +32,7 @@ public enum SearchText {
         }
         // composed first: "u" + combining diaeresis is "ü", one letter, not a separator
         let ascii = text.utf8.allSatisfy { $0 < 0x80 }
-        for u in (ascii ? text : text.precomposedStringWithCanonicalMapping).unicodeScalars {
+        for u in (ascii ? text : text.composed).unicodeScalars {
             let v = u.value
             if v < 0x80 {
                 switch v {
@@ -72,7 +74,7 @@ public enum SearchText {
         guard u.properties.isAlphabetic || u.properties.numericType != nil else { return nil }
         // decompose (é → e + ◌́) and keep the base letters
         var base = ""
-        for s in String(u).decomposedStringWithCanonicalMapping.unicodeScalars where !(0x300...0x36F).contains(s.value) {
+        for s in String(u).decomposed.unicodeScalars where !(0x300...0x36F).contains(s.value) {
             base.unicodeScalars.append(s)
         }
         return base.lowercased()
@@ -149,7 +151,7 @@ public enum SearchText {
     public static func variants(_ term: String) -> [String] {
         guard term.contains("ae") || term.contains("oe") || term.contains("ue") else { return [] }
         var v = term
-        for (pair, single) in [("ae", "a"), ("oe", "o"), ("ue", "u")] { v = v.replacingOccurrences(of: pair, with: single) }
+        for (pair, single) in [("ae", "a"), ("oe", "o"), ("ue", "u")] { v = v.replacing(pair, with: single) }
         return v == term ? [] : [v]
     }
 

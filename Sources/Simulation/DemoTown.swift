@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import MapCompiler
 
@@ -79,7 +81,7 @@ public enum DemoTown {
     /// Writes the town as OSM XML and imports it to `mapPath`.
     @discardableResult
     public static func build(mapPath: String, workDirectory: String) throws -> ImportSummary {
-        let osm = (workDirectory as NSString).appendingPathComponent("demo-town.osm")
+        let osm = Paths.join(workDirectory, "demo-town.osm")
         try map().write(to: osm)
         return try MapCompiler.compile(input: osm, output: mapPath)
     }

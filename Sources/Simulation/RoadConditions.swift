@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// A receiver and a driver harder than the bench's defaults, for tuning on something like the

@@ -1,5 +1,6 @@
 import CALSA
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where synthesized speech goes. Used only on the speech thread.
 protocol AudioSink: AnyObject {
@@ -122,7 +123,7 @@ final class WAVFileSink: AudioSink {
     }
 
     func close() {
-        if fd >= 0 { Foundation.close(fd) }
+        if fd >= 0 { Glibc.close(fd) }
         fd = -1  // never twice: the number may belong to someone else by then
     }
     deinit { close() }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The audio output of the speech thread, kept through a car's life: a USB speaker plugged in
 /// after start-up, pulled out mid-drive, or a card that is slow to appear at boot. It is opened

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// A prompt said with a voice pack: its words matched to the pack's clips, longest first ("turn
 /// left" before "turn"), and what has no clip (a street name, a word the pack lacks) said by
@@ -20,7 +22,7 @@ enum PromptAssembly {
     /// around them ("Hauptstraße," → "hauptstraße"; "1.5" stays "1.5").
     static func words(_ text: String) -> [String] {
         text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map {
-            String($0).trimmingCharacters(in: CharacterSet(charactersIn: ",.;:!?\"'()„“”«»。、"))
+            String($0).trimmed(of: ",.;:!?\"'()„“”«»。、")
         }.filter { !$0.isEmpty }
     }
 
@@ -39,7 +41,7 @@ enum PromptAssembly {
                 current = ""
             }
         }
-        if !current.trimmingCharacters(in: .whitespaces).isEmpty { phrases.append(current) }
+        if !current.trimmed().isEmpty { phrases.append(current) }
         for phrase in phrases {
             let w = words(phrase)
             guard !w.isEmpty else { continue }

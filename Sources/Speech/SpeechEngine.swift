@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Synchronization
 
 /// Where speech is played.
@@ -70,9 +73,7 @@ public final class SpeechEngine: Sendable {
         self.retrySeconds = retrySeconds
         self.handler = handler
         voiceSettings = Mutex(settings)
-        let t = Thread { [self] in run() }
-        t.name = "tern.speech"
-        t.start()
+        Threads.start(name: "tern.speech") { [self] in run() }
     }
 
     deinit { shutdown() }

@@ -1,5 +1,7 @@
 import CEspeakNG
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// espeak-ng rendering text to 16-bit mono samples in memory.
 ///
@@ -8,7 +10,7 @@ import Foundation
 final class SpeechSynthesizer {
     // Guarded by `lock`; created on first use and kept for the life of the process.
     nonisolated(unsafe) private static var shared: Result<SpeechSynthesizer, Error>?
-    private static let lock = NSLock()
+    private static let lock = Lock()
 
     /// Runs `body` with exclusive use of the process's synthesizer.
     static func withShared<R>(_ body: (SpeechSynthesizer) throws -> R) throws -> R {

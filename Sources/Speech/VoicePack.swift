@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSONLines
+import Platform
 
 /// A recorded voice: a folder of WAV clips and a `manifest.json` mapping the words of prompts to
 /// them (Navmii ships such packs; Organic Maps' users ask for them, organicmaps#5753). A prompt
@@ -22,11 +25,11 @@ public struct VoicePack: Sendable {
     /// Reads and checks a pack; the error names the file or the key that is wrong.
     public init(path: String) throws {
         self.path = path
-        let manifestPath = (path as NSString).appendingPathComponent("manifest.json")
+        let manifestPath = Paths.join(path, "manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
             throw SpeechError.file(path: manifestPath, reason: "no voice pack here (a folder with manifest.json and its clips)")
         }
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let root = try? JSONValue.parse(data) as? [String: Any] else {
             throw SpeechError.file(path: manifestPath, reason: "not a JSON object")
         }
         guard root["format"] as? Int == Self.formatVersion else { throw SpeechError.file(path: manifestPath, reason: "format: expected \(Self.formatVersion)") }
@@ -34,7 +37,7 @@ public struct VoicePack: Sendable {
             throw SpeechError.file(path: manifestPath, reason: "language: expected a tag like en-GB")
         }
         self.language = language
-        name = root["name"] as? String ?? (path as NSString).lastPathComponent
+        name = root["name"] as? String ?? Paths.fileName(path)
         fallbackVoice = root["fallback_voice"] as? String ?? language.lowercased()
         var clips = [String: [Int16]]()
         var rate: Int?
@@ -46,7 +49,7 @@ public struct VoicePack: Sendable {
             for (words, file) in map {
                 let key = PromptAssembly.words(words).joined(separator: " ")
                 guard !key.isEmpty else { throw SpeechError.file(path: manifestPath, reason: "\(section): an empty key") }
-                let clipPath = (path as NSString).appendingPathComponent(file)
+                let clipPath = Paths.join(path, file)
                 let wav = try WAVReader.read(clipPath)
                 if let r = rate, r != wav.sampleRate {
                     throw SpeechError.file(path: clipPath, reason: "\(wav.sampleRate) Hz, the pack's other clips are \(r) Hz")

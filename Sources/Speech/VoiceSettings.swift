@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// How prompts sound: loudness, speed and voice. Changed while driving (`volume 60`, `louder`,
 /// `rate 190`, `voice en-gb+f3` on the console or through `tern ctl`) and set in tern.conf; the
@@ -34,13 +36,13 @@ public struct VoiceSettings: Sendable, Equatable {
 
     /// Parses a volume "0"–"100"; nil when it is not one.
     public static func volume(_ text: String) -> Int? {
-        guard let v = Int(text.trimmingCharacters(in: .whitespaces)), (0...100).contains(v) else { return nil }
+        guard let v = Int(text.trimmed()), (0...100).contains(v) else { return nil }
         return v
     }
 
     /// Parses a rate in words per minute within `rates`; nil when it is not one.
     public static func rate(_ text: String) -> Int? {
-        guard let v = Int(text.trimmingCharacters(in: .whitespaces)), rates.contains(v) else { return nil }
+        guard let v = Int(text.trimmed()), rates.contains(v) else { return nil }
         return v
     }
 

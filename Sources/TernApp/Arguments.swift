@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// A usage error: printed with the command's usage, exit status 2.

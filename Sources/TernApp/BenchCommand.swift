@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import JSONLines
 import MapData
@@ -62,13 +65,13 @@ enum BenchCommand {
                 ("peak_rss_kb", .int(rss)), ("rss_before_map_kb", .int(rssBefore)),
             ]).serialized())
         } else {
-            printOut(String(format: "map %@: %.1f MB, open %.2f ms, open to first route %.2f ms", mapPath, Double(map.fileSizeBytes) / 1e6, openMs, firstMs))
+            printOut(String(printf: "map %@: %.1f MB, open %.2f ms, open to first route %.2f ms", mapPath, Double(map.fileSizeBytes) / 1e6, openMs, firstMs))
             printOut("\(queries.count) queries, \(failures) failed, median of \(passes) passes per query (µs):")
             printOut("                 median      p95      p99      max")
             for (name, v) in [("route (total)", tot), ("  snapping", sn), ("  search+unpack", se), ("  guidance", gu)] {
-                printOut(String(format: "%-15@ %8.1f %8.1f %8.1f %8.1f", name as NSString, median(v), percentile(v, 95), percentile(v, 99), v.last ?? 0))
+                printOut(String(printf: "%-15@ %8.1f %8.1f %8.1f %8.1f", name, median(v), percentile(v, 95), percentile(v, 99), v.last ?? 0))
             }
-            printOut(String(format: "peak RSS %.1f MB (%.1f MB before the map was opened)", Double(rss) / 1024, Double(rssBefore) / 1024))
+            printOut(String(printf: "peak RSS %.1f MB (%.1f MB before the map was opened)", Double(rss) / 1024, Double(rssBefore) / 1024))
         }
         return failures == 0 ? 0 : 1
     }

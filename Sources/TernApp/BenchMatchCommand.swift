@@ -1,5 +1,8 @@
 import Drive
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import GPSInput
 import JSONLines
@@ -73,7 +76,7 @@ enum BenchMatchCommand {
         let coldMicros = Double(totals.coldDriveNanos) / 1000 / Double(max(1, totals.fixes))
         if ProcessInfo.processInfo.environment["TERN_DEBUG_MATCH"] != nil {
             let total = micros.reduce(0, +), slow = micros.filter { $0 > 8 }
-            printError(String(format: "per-fix sum %.0f µs, %d fixes over 8 µs hold %.0f µs (%.0f%%)", total, slow.count, slow.reduce(0, +), slow.reduce(0, +) / total * 100))
+            printError(String(printf: "per-fix sum %.0f µs, %d fixes over 8 µs hold %.0f µs (%.0f%%)", total, slow.count, slow.reduce(0, +), slow.reduce(0, +) / total * 100))
         }
         let right = Double(totals.rightRoad) / Double(max(1, totals.fixes))
         let rightNow = Double(totals.provisionalRightRoad) / Double(max(1, totals.fixes))
@@ -89,13 +92,13 @@ enum BenchMatchCommand {
             ]).serialized())
         } else {
             printOut("\(used) simulated drives, \(totals.fixes) fixes (" + (road ? "road receiver and driver" : "noise \(noise) m white + bias + outliers") + (follow ? ", along the given points" : "") + ")")
-            printOut(String(format: "right road: %.2f%%   matched position vs truth: median %.2f m, p95 %.2f m", right * 100,
+            printOut(String(printf: "right road: %.2f%%   matched position vs truth: median %.2f m, p95 %.2f m", right * 100,
                             BenchCommand.median(errors), BenchCommand.percentile(errors, 95)))
-            printOut(String(format: "right road at once (provisional, before the 2-fix lag): %.2f%%; road flip-flops: %d; fixes the gate rejected: %d",
+            printOut(String(printf: "right road at once (provisional, before the 2-fix lag): %.2f%%; road flip-flops: %d; fixes the gate rejected: %d",
                             rightNow * 100, totals.flips, totals.fixes - totals.positions))
-            printOut(String(format: "RMS error (fixes the gate passed): raw fixes %.2f m, filtered %.2f m (%.0f%% lower)", rawRMS, filteredRMS,
+            printOut(String(printf: "RMS error (fixes the gate passed): raw fixes %.2f m, filtered %.2f m (%.0f%% lower)", rawRMS, filteredRMS,
                             (1 - filteredRMS / max(rawRMS, 0.001)) * 100))
-            printOut(String(format: "drive engine per fix (gate, filter, matchers, navigator): median %.2f µs, p99 %.2f µs; whole drives: mean %.2f µs (best of %d passes), %.2f µs on the first pass",
+            printOut(String(printf: "drive engine per fix (gate, filter, matchers, navigator): median %.2f µs, p99 %.2f µs; whole drives: mean %.2f µs (best of %d passes), %.2f µs on the first pass",
                             BenchCommand.median(micros), BenchCommand.percentile(micros, 99), meanMicros, max(2, passes) - 1, coldMicros))
         }
         return 0
@@ -164,7 +167,7 @@ enum BenchMatchCommand {
             if sameRoad(e, truth, map: map) { t.rightRoad += 1 } else if ProcessInfo.processInfo.environment["TERN_DEBUG_MATCH"] != nil {
                 let te = map.edge(truth.edge.edge)
                 let junction = min(truth.coordinate.distance(to: map.coordinate(ofNode: te.from)), truth.coordinate.distance(to: map.coordinate(ofNode: te.to)))
-                printError(String(format: "wrong road: truth %@ (%@) matched %@ (%@), %.1f m from a junction, error %.1f m, speed %.1f",
+                printError(String(printf: "wrong road: truth %@ (%@) matched %@ (%@), %.1f m from a junction, error %.1f m, speed %.1f",
                                   map.name(te.nameID), te.roadClass.osmName, m.roadName, map.edge(e.edge).roadClass.osmName, junction,
                                   m.coordinate.distance(to: truth.coordinate), truth.speedMetersPerSecond))
             }
@@ -204,7 +207,7 @@ enum BenchMatchCommand {
                         let o = outcomes[k], tr = drive.truth[o.fixIndex], te = map.edge(tr.edge.edge)
                         let junction = min(tr.coordinate.distance(to: map.coordinate(ofNode: te.from)), tr.coordinate.distance(to: map.coordinate(ofNode: te.to)))
                         let me = o.provisional.edge.map { map.edge($0.edge) }
-                        printError(String(format: "flip %d: truth %@/%@ (junction %.0f m, speed %.1f) shown %@/%@ conf %.2f dist %.1f err %.1f", k,
+                        printError(String(printf: "flip %d: truth %@/%@ (junction %.0f m, speed %.1f) shown %@/%@ conf %.2f dist %.1f err %.1f", k,
                                           map.name(te.nameID), te.roadClass.osmName, junction, tr.speedMetersPerSecond,
                                           o.provisional.roadName, me?.roadClass.osmName ?? "-", o.provisional.confidence,
                                           o.provisional.distanceMeters, o.provisional.coordinate.distance(to: tr.coordinate)))
@@ -251,6 +254,6 @@ enum BenchMatchCommand {
             }
         }
         let doc = JSONValue.object([("id", .string(id)), ("shape", .array(shape)), ("truth", .array(truth)), ("tern", .array(tern))])
-        try doc.serialized().write(toFile: (dir as NSString).appendingPathComponent("\(id).json"), atomically: true, encoding: .utf8)
+        try doc.serialized().write(toFile: Paths.join(dir, "\(id).json"), atomically: true, encoding: .utf8)
     }
 }

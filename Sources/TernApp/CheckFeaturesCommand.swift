@@ -1,5 +1,7 @@
 import FeatureCheck
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import JSONLines
 
 /// `tern check-features FILE_OR_DIR... [--json] [--verbose] [--lanes]`: runs OSRM-style scenario
@@ -14,16 +16,16 @@ enum CheckFeaturesCommand {
         guard !a.positional.isEmpty else { throw UsageError("check-features needs feature files or folders") }
         var files = [String]()
         for p in a.positional {
-            var isDir: ObjCBool = false
+            var isDir = false
             guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { throw CommandError("\(p): no such file or folder") }
-            if isDir.boolValue {
+            if isDir {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []
-                files += names.filter { $0.hasSuffix(".feature") }.sorted().map { (p as NSString).appendingPathComponent($0) }
+                files += names.filter { $0.hasSuffix(".feature") }.sorted().map { Paths.join(p, $0) }
             } else {
                 files.append(p)
             }
         }
-        let work = NSTemporaryDirectory() + "tern-features-\(getpid())"
+        let work = Paths.temporaryDirectory + "tern-features-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         let runner = FeatureRunner(workDirectory: work, compareLanes: a.has("lanes"))

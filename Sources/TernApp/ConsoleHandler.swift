@@ -1,5 +1,7 @@
 import Console
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import Navigation
@@ -36,7 +38,7 @@ extension RunCommand {
             return ["ok: verbosity \(v.rawValue)"]
         case .status:
             let progress = pipeline.navigator.progress.map {
-                String(format: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
+                String(printf: ", %.0f m and %.0f s remaining", $0.remainingMeters, $0.remainingSeconds)
             } ?? ""
             // the trip under way, also before the first fix of a resumed one
             let trip = desk.state.trip.map { "; going to \($0.destination.label)" } ?? ""

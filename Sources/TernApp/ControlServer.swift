@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// The control socket of a running tern (`/run/tern/control`, mode 0660): one command line in,
 /// its reply out (one line, or a list: a header "ok: N …:" and N lines), the console's commands; `watch` turns a connection into a stream of the
@@ -14,7 +16,7 @@ final class ControlServer: @unchecked Sendable {
 
     let path: String
     private let listener: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     private var connections: [Connection] = []
     private let onLine: (String, Connection) -> Void
     private var stopped = false
@@ -42,9 +44,7 @@ final class ControlServer: @unchecked Sendable {
             throw CommandError("\(path): listen: \(why)")
         }
         listener = fd
-        let t = Thread { [weak self] in self?.acceptLoop() }
-        t.name = "tern-control"
-        t.start()
+        Threads.start(name: "tern-control") { [weak self] in self?.acceptLoop() }
     }
 
     /// A Unix socket address for a path.
@@ -76,9 +76,7 @@ final class ControlServer: @unchecked Sendable {
             }
             connections.append(conn)
             lock.unlock()
-            let t = Thread { [weak self] in self?.readLoop(conn) }
-            t.name = "tern-control-client"
-            t.start()
+            Threads.start(name: "tern-control-client") { [weak self] in self?.readLoop(conn) }
         }
     }
 
@@ -93,7 +91,7 @@ final class ControlServer: @unchecked Sendable {
             if n <= 0 { break }
             pending += buf[0..<n]
             while let nl = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<nl], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let line = String(decoding: pending[..<nl], as: UTF8.self).trimmed()
                 pending.removeSubrange(...nl)
                 if discarding { discarding = false; continue }
                 if !line.isEmpty { onLine(line, conn) }

@@ -1,5 +1,7 @@
 import Console
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import MapData
@@ -138,7 +140,7 @@ final class DestinationDesk {
     }
 
     private func describe(_ c: Coordinate) -> String {
-        geocoder?.describe(c).map { "near \($0)" } ?? String(format: "%.5f,%.5f", c.latitude, c.longitude)
+        geocoder?.describe(c).map { "near \($0)" } ?? String(printf: "%.5f,%.5f", c.latitude, c.longitude)
     }
 
     /// Writes the state; the reply's tail when that failed (the change holds until power-off).

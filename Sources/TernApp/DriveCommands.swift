@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import GPSInput
 import JSONLines
@@ -47,7 +49,7 @@ enum DriveCommands {
                 let (planned, driven) = try simulator.wrongTurn(from: from, to: to, at: turn)
                 route = driven
                 plannedRoute = planned
-                note = String(format: ", turn %d missed (planned %.2f km)", turn, planned.distanceMeters / 1000)
+                note = String(printf: ", turn %d missed (planned %.2f km)", turn, planned.distanceMeters / 1000)
             } catch { throw CommandError("\(error)") }
         } else {
             // (the simulated driver goes through the --via points as given, turning round at one
@@ -66,7 +68,7 @@ enum DriveCommands {
             }
             if let off = drive.truth.first(where: { !edges.contains($0.edge) }),
                let leave = drive.truth.first(where: { $0.time >= off.time && !edges.contains($0.edge) && clear($0.coordinate) }) {
-                note += String(format: ", turns off at %@, leaves the route at %@ %.6f,%.6f", FixTime.iso8601(off.time),
+                note += String(printf: ", turns off at %@, leaves the route at %@ %.6f,%.6f", FixTime.iso8601(off.time),
                                FixTime.iso8601(leave.time), leave.coordinate.latitude, leave.coordinate.longitude)
                 // a detour that comes back onto the planned route (round a block): where it does
                 if let back = drive.truth.first(where: { $0.time > leave.time && edges.contains($0.edge) && !clear($0.coordinate) }) {
@@ -76,7 +78,7 @@ enum DriveCommands {
         }
         do {
             try DriveSimulator.nmea(fixes).write(toFile: out, atomically: true, encoding: .utf8)
-        } catch { throw CommandError("\(out): cannot write: \(error.localizedDescription)") }
+        } catch { throw CommandError("\(out): cannot write: \(errorText(error))") }
         if let path = a.value("truth") {
             // where the car really was, one JSON line per epoch (for the bench's judgements)
             let lines = drive.truth.map {
@@ -84,11 +86,11 @@ enum DriveCommands {
                                   ("speed", .num($0.speedMetersPerSecond, 2)), ("course", .num($0.courseDegrees, 1))]).serialized()
             }
             do { try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
-                throw CommandError("\(path): cannot write: \(error.localizedDescription)")
+                throw CommandError("\(path): cannot write: \(errorText(error))")
             }
         }
         let noFix = fixes.filter { $0.mode < .twoD }.count
-        printError(String(format: "tern simulate: %@: %d epochs (%d without a fix), %.0f s, %.2f km%@", out, fixes.count, noFix,
+        printError(String(printf: "tern simulate: %@: %d epochs (%d without a fix), %.0f s, %.2f km%@", out, fixes.count, noFix,
                           (fixes.last?.time ?? 0) - (fixes.first?.time ?? 0), route.distanceMeters / 1000, note))
         return 0
     }
@@ -146,12 +148,12 @@ enum DriveCommands {
     }
 
     static func printSummary(_ r: ReplayResult) {
-        printError(String(format: "tern: drive recorded in %@: %d fixes, %d events, %d prompts, %@ (%.1f s)", r.folder, r.fixes, r.events,
+        printError(String(printf: "tern: drive recorded in %@: %d fixes, %d events, %d prompts, %@ (%.1f s)", r.folder, r.fixes, r.events,
                           r.prompts, r.arrived ? "arrived" : "did not arrive", r.seconds))
         if let w = r.wav { printError("tern: prompts spoken into \(w)") }
         if !r.rerouteMillis.isEmpty {
-            printError(String(format: "tern: %d reroutes; off-route detection to the new route's first prompt: %@ ms", r.rerouteMillis.count,
-                              r.rerouteMillis.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+            printError(String(printf: "tern: %d reroutes; off-route detection to the new route's first prompt: %@ ms", r.rerouteMillis.count,
+                              r.rerouteMillis.map { String(printf: "%.1f", $0) }.joined(separator: ", ")))
         }
     }
 
@@ -160,10 +162,10 @@ enum DriveCommands {
         let rate = try a.double("rate", default: 4, range: 0.1...1000)
         let noise = try a.double("noise", default: 2, range: 0...50)
         let logDir = a.value("log-dir") ?? "drives"
-        let work = NSTemporaryDirectory() + "tern-demo-\(getpid())"
+        let work = Paths.temporaryDirectory + "tern-demo-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let mapPath = (work as NSString).appendingPathComponent("demo-town.tmap")
+        let mapPath = Paths.join(work, "demo-town.tmap")
         let summary: ImportSummary
         do { summary = try DemoTown.build(mapPath: mapPath, workDirectory: work) } catch { throw CommandError("building the demo town: \(error)") }
         printError("tern demo: demo town imported: \(summary.line)")
@@ -175,9 +177,9 @@ enum DriveCommands {
         options.noiseMeters = noise
         options.seed = 7
         let fixes = DriveSimulator(map: map, options: options).drive(route)
-        let log = (work as NSString).appendingPathComponent("demo-drive.nmea")
+        let log = Paths.join(work, "demo-drive.nmea")
         try DriveSimulator.nmea(fixes).write(toFile: log, atomically: true, encoding: .utf8)
-        printError(String(format: "tern demo: simulated drive of %.2f km, %d fixes; replaying at %gx through %@", route.distanceMeters / 1000,
+        printError(String(printf: "tern demo: simulated drive of %.2f km, %d fixes; replaying at %gx through %@", route.distanceMeters / 1000,
                           fixes.count, rate, a.has("direct") ? "the log directly" : "gpsfake → gpsd → tern"))
         var o = ReplayOptions(log: log, mapPath: mapPath, waypoints: [DemoTown.destination])
         o.rate = rate
@@ -189,7 +191,7 @@ enum DriveCommands {
         let r = try await Replay.run(o)
         // keep the demo's map and log beside the drive for `tern replay` and inspection
         for (file, name) in [(log, "demo-drive.nmea"), (mapPath, "demo-town.tmap")] {
-            try? FileManager.default.copyItem(atPath: file, toPath: (r.folder as NSString).appendingPathComponent(name))
+            try? FileManager.default.copyItem(atPath: file, toPath: Paths.join(r.folder, name))
         }
         printSummary(r)
         return r.arrived ? 0 : 1

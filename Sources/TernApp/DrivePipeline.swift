@@ -1,7 +1,9 @@
 import Console
 import Drive
 import DriveLog
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import GPSInput
 import Guidance
@@ -37,7 +39,7 @@ final class DrivePipeline {
     /// Hauptstraße 12, Altstadt"); nil: the road's name is shown.
     var describe: ((Coordinate) -> String?)?
     /// The zone the status line's arrival time is told in (the system's, or `timezone =`).
-    var timeZone = TimeZone.current
+    var timeZone = LocalTime.system
     /// `mute on` silences everything until `mute off`; `verbosity` chooses what is said.
     var muted = false
     var verbosity = Verbosity.all
@@ -142,7 +144,7 @@ final class DrivePipeline {
             if let worker, let post { worker.submit(r, reply: post) }  // (inline: already answered)
         case .status(let s):
             let place = s.state.hasRoute || s.fixMode == nil ? nil : lastFix.flatMap { describe?($0.coordinate) }
-            let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: s.time))
+            let offset = timeZone.secondsFromUTC(at: s.time)
             status?.write(StatusLine(s, place: place, timeZoneOffsetSeconds: offset))
         }
     }

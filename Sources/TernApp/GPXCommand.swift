@@ -1,5 +1,7 @@
 import DriveLog
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// `tern gpx DRIVE_DIR [-o F.gpx]`: a logged drive as GPX 1.1 (standard output without -o).
 enum GPXCommand {
@@ -10,7 +12,7 @@ enum GPXCommand {
             printOut(String(text.dropLast()))  // (printOut ends the line)
             return 0
         }
-        do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw CommandError("\(out): \(error.localizedDescription)") }
+        do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw CommandError("\(out): \(errorText(error))") }
         printError("tern gpx: \(out): \(drive.raw.count) receiver fixes, \(drive.track.count) track points, \(drive.events.count) events")
         return 0
     }
@@ -24,5 +26,5 @@ func loadDrive(_ args: [String], command: String) throws -> (Arguments, DriveFol
     let drive: DriveFolder
     do { drive = try DriveFolder(path: a.positional[0]) } catch { throw CommandError("\(error)") }
     if drive.tornLines > 0 { printError("tern \(command): \(drive.tornLines) line(s) torn by a power cut left out") }
-    return (a, drive, (a.positional[0] as NSString).lastPathComponent)
+    return (a, drive, Paths.fileName(a.positional[0]))
 }

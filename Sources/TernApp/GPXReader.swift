@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 
 /// The points of a GPX 1.0/1.1 file (`trkpt`, `rtept`, `wpt` with their `time`), read by a small
@@ -66,7 +68,7 @@ struct GPXReader {
                 guard open == name else { throw Malformed(line: tagLine, reason: "</\(rawName)> closes <\(open)>") }
                 if name == "time", let from = textStart, current != nil {
                     let text = String(decoding: bytes[from..<start], as: UTF8.self)
-                    current!.point.time = FixTime.parse(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                    current!.point.time = FixTime.parse(text.trimmed())
                 }
                 if let c = current, c.kind == name { points[name]!.append(c.point); current = nil }
                 textStart = nil

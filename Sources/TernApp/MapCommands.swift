@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import JSONLines
@@ -38,7 +41,7 @@ enum MapCommands {
         case let v?: throw UsageError("--driving-side is left or right, not \(v)")
         }
         if let avoid = a.value("avoid") {
-            let types = avoid.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let types = avoid.split(separator: ",").map { $0.trimmed() }
             let known = CarProfile.routableHighways
             guard !types.isEmpty else { throw UsageError("--avoid takes highway types apart by commas: \(known.joined(separator: ","))") }
             if let unknown = types.first(where: { !known.contains($0) }) {
@@ -80,7 +83,7 @@ enum MapCommands {
                 ("places", .int(map.placeCount)), ("routing_nodes", .int(map.routingNodeCount)),
                 ("sections", .object(sections)), ("verified", .bool(true)), ("open_ms", .num(openMillis, 2)),
             ])
-            printOut(obj.serialized().replacingOccurrences(of: "}", with: ",\"build\":\(map.metaJSON)}", options: [.backwards], range: nil))
+            printOut(obj.serialized().dropLast() + ",\"build\":\(map.metaJSON)}")
         } else {
             printOut("""
                 \(map.path): Tern map, format version \(MapFormat.version), \(map.fileSizeBytes) bytes
@@ -88,7 +91,7 @@ enum MapCommands {
                   bbox \(lo) .. \(hi)
                   build \(map.metaJSON)
                   places \(map.placeCount), routing nodes \(map.routingNodeCount)
-                  checksums and indices verified (\(String(format: "%.1f", openMillis)) ms)\(verifyNote)
+                  checksums and indices verified (\(String(printf: "%.1f", openMillis)) ms)\(verifyNote)
                 """)
         }
         return 0
@@ -124,7 +127,7 @@ enum MapCommands {
             do { found = try service.router.alternatives(from: from!, to: to!, count: 2) } catch { throw CommandError("\(error)") }
             for (i, r) in ([found.best] + found.alternatives).enumerated() {
                 let similarity = RouteSimilarity.similarity(found.best, r)
-                printOut(String(format: "%@: %@, %@, %.0f%% of it on the fastest route", i == 0 ? "fastest" : "alternative \(i)",
+                printOut(String(printf: "%@: %@, %@, %.0f%% of it on the fastest route", i == 0 ? "fastest" : "alternative \(i)",
                                 text.shortDistance(r.distanceMeters), durationText(r.durationSeconds), similarity * 100))
             }
             if found.alternatives.isEmpty { printOut("no reasonable alternative (at most 25% slower, at most 80% shared)") }
@@ -140,13 +143,13 @@ enum MapCommands {
         let r: NavigationRouteResult
         do { r = try NavigationRouteResult(service.navigationRoute(points)) } catch { throw CommandError("\(error)") }
         let micros = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000
-        printOut(String(format: "%@, %@ (computed in %.0f µs)", text.shortDistance(r.route.route.distanceMeters),
+        printOut(String(printf: "%@, %@ (computed in %.0f µs)", text.shortDistance(r.route.route.distanceMeters),
                         durationText(r.route.route.durationSeconds), micros))
         for (i, leg) in r.route.maneuvers.enumerated() {
             if r.route.maneuvers.count > 1 { printOut("leg \(i + 1):") }
             for m in leg {
                 let lanes = text.laneText(m).map { " — " + $0 } ?? ""
-                printOut("  \(text.shortDistance(m.distanceFromStartMeters).padding(toLength: 8, withPad: " ", startingAt: 0)) \(text.text(m))\(lanes)")
+                printOut("  \(String(printf: "%-8@", text.shortDistance(m.distanceFromStartMeters))) \(text.text(m))\(lanes)")
             }
         }
         return 0
@@ -159,7 +162,7 @@ enum MapCommands {
 
     static func durationText(_ s: Double) -> String {
         let m = Int((s / 60).rounded())
-        return m < 60 ? "\(m) min" : String(format: "%d h %02d min", m / 60, m % 60)
+        return m < 60 ? "\(m) min" : String(printf: "%d h %02d min", m / 60, m % 60)
     }
 
     /// One batch answer: `{"id","ok","micros","distance_m","duration_s","shape","maneuvers"}`.
@@ -195,7 +198,7 @@ enum MapCommands {
     static func loadQueries(_ path: String) throws -> [(JSONValue, [Coordinate])] {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("\(path): cannot read") }
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch { throw CommandError("\(path): not JSON: \(error.localizedDescription)") }
+        do { root = try JSONValue.parse(data) } catch { throw CommandError("\(path): not JSON: \(errorText(error))") }
         let list: [Any]
         if let d = root as? [String: Any], let q = d["queries"] as? [Any] { list = q } else if let a = root as? [Any] { list = a } else {
             throw CommandError("\(path): expected {\"queries\": [...]} or an array of queries")
@@ -207,7 +210,7 @@ enum MapCommands {
             }
             var coords = [Coordinate]()
             for (k, l) in locs.enumerated() {
-                guard l.count >= 2, let lat = (l[0] as? NSNumber)?.doubleValue, let lon = (l[1] as? NSNumber)?.doubleValue,
+                guard l.count >= 2, let lat = JSONValue.double(l[0]), let lon = JSONValue.double(l[1]),
                       Coordinate(latitude: lat, longitude: lon).isValid else {
                     throw CommandError("\(path): query \(i), location \(k): expected [lat, lon]")
                 }
@@ -215,7 +218,7 @@ enum MapCommands {
             }
             guard coords.count >= 2 else { throw CommandError("\(path): query \(i): needs at least two locations") }
             let id: JSONValue
-            if let s = q["id"] as? String { id = .string(s) } else if let n = q["id"] as? NSNumber { id = .int(n.intValue) } else { id = .int(i) }
+            if let s = q["id"] as? String { id = .string(s) } else if let n = q["id"] as? Int { id = .int(n) } else { id = .int(i) }
             out.append((id, coords))
         }
         return out

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import JSONLines
 import MapData
@@ -42,7 +44,7 @@ enum MatchCommand {
             }
             let roadLength = HMMMatcher.pathLength(matches, map: map)
             printOut("\(points.count) points, \(matched) matched; streets: \(streets.joined(separator: ", "))")
-            printOut(String(format: "track %.2f m, matched road path %.2f m", gpsLength, roadLength))
+            printOut(String(printf: "track %.2f m, matched road path %.2f m", gpsLength, roadLength))
         }
         return 0
     }

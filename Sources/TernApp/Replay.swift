@@ -1,6 +1,8 @@
 import Console
 import DriveLog
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import GPSInput
 import MapData
@@ -72,7 +74,7 @@ enum Replay {
         do {
             recorder = try DriveRecorder(logDirectory: o.logDirectory) { printError("tern: \($0)") }
         } catch {
-            throw CommandError("\(o.logDirectory): cannot create the drive folder: \(error.localizedDescription)")
+            throw CommandError("\(o.logDirectory): cannot create the drive folder: \(errorText(error))")
         }
         var result = ReplayResult(folder: recorder.folder)
 
@@ -80,7 +82,7 @@ enum Replay {
         var speechOutput = o.speech
         if case .device(let name)? = o.speech, let problem = AudioDevice.problem(name) {
             if o.fallbackToWAV {
-                let wav = (recorder.folder as NSString).appendingPathComponent("prompts.wav")
+                let wav = Paths.join(recorder.folder, "prompts.wav")
                 speechOutput = .wavFile(wav)
                 result.wav = wav
                 result.speechNote = "no sound card (\(name): \(problem)); prompts are written to \(wav)"
@@ -156,7 +158,7 @@ enum Replay {
         // fix (whatever moment the client connected at, the fixes it gets are the same).
         let leadIn = leadInEpochs(before: fixes.first?.time ?? 0, cycle: cycle, seconds: 3)
         let paced = leadIn + lines
-        let pacedPath = (workDirectory as NSString).appendingPathComponent(".replay-input.nmea")
+        let pacedPath = Paths.join(workDirectory, ".replay-input.nmea")
         try (paced.joined(separator: "\r\n") + "\r\n").write(toFile: pacedPath, atomically: true, encoding: .utf8)
         defer { unlink(pacedPath) }
 

@@ -1,5 +1,7 @@
 import DriveLog
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// `tern report DRIVE_DIR -o report.html`: a logged drive as one self-contained HTML page.
 enum ReportCommand {
@@ -7,8 +9,8 @@ enum ReportCommand {
         let (a, drive, name) = try loadDrive(args, command: "report")
         guard let out = a.value("o") ?? a.value("output") else { throw UsageError("report needs -o report.html") }
         let html = DriveReport.html(drive, title: "Tern drive \(name)")
-        do { try html.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw CommandError("\(out): \(error.localizedDescription)") }
-        printError(String(format: "tern report: %@: %.0f KB", out, Double(html.utf8.count) / 1024))
+        do { try html.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw CommandError("\(out): \(errorText(error))") }
+        printError(String(printf: "tern report: %@: %.0f KB", out, Double(html.utf8.count) / 1024))
         return 0
     }
 }

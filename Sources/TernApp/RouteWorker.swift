@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapData
 import Navigation
 import Routing
@@ -12,7 +14,7 @@ final class RouteWorker: @unchecked Sendable {
     // @unchecked: `service` (and its router's traffic) is touched only on `queue`; `newest` only under `lock`.
     private let service: RouteService
     private let queue = DispatchQueue(label: "tern.routes", qos: .userInitiated)
-    private let lock = NSLock()
+    private let lock = Lock()
     private var newest = 0
 
     init(map: RoadMap) { service = RouteService(map: map) }

@@ -1,7 +1,10 @@
 import Console
 import Drive
 import DriveLog
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import GPSInput
 import Guidance
@@ -76,7 +79,7 @@ enum RunCommand {
         let pipeline = DrivePipeline(map: map, config: navConfig, speech: speech, status: status, recorder: recorder,
                                      routes: .worker(post: { continuation.yield(.route($0)) }), geocoder: geocoder)
         if !config.traffic.isEmpty { pipeline.traffic = config.traffic }
-        if let zone = config.timeZone { pipeline.timeZone = zone }
+        if let zone = config.timeZone, let local = LocalTime.use(zone) { pipeline.timeZone = local }
         pipeline.verbosity = config.verbosity
         let desk = DestinationDesk(geocoder: geocoder, stateFile: config.stateDirectory.map { $0 + "/destinations.json" }, locale: config.locale)
         desk.onWarning = { printError("tern: \($0)") }
@@ -128,7 +131,7 @@ enum RunCommand {
                 pipeline.answer(answer)
                 if !firstRouteSaid, let t = firstFixAt, pipeline.navigator.route != nil {
                     firstRouteSaid = true
-                    printError(String(format: "tern: first route %.1f ms after the first fix", (ProcessInfo.processInfo.systemUptime - t) * 1000))
+                    printError(String(printf: "tern: first route %.1f ms after the first fix", (ProcessInfo.processInfo.systemUptime - t) * 1000))
                 }
             case .speech(let e):
                 // the speaker's real timings, in drive time (not the estimate from the text's length)

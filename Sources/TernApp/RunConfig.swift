@@ -1,6 +1,8 @@
 import Console
 import DriveLog
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import Guidance
 import Navigation
@@ -48,7 +50,7 @@ extension RunCommand {
         /// when a drive begins ("none": no limit).
         var retention = DriveRetention(maxAgeDays: 90, maxBytes: 1024 << 20)
         /// The zone arrival times are told in; nil: the system's (/etc/localtime, or TZ).
-        var timeZone: TimeZone?
+        var timeZone: String?
         /// Where favourites, recent destinations and the trip under way are kept; nil: nowhere.
         var stateDirectory: String? = "/var/lib/tern/state"
 
@@ -60,9 +62,9 @@ extension RunCommand {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CommandError("\(path): cannot read the configuration") }
             for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                    .trimmingCharacters(in: .whitespaces) ?? ""
+                    .trimmed() ?? ""
                 if line.isEmpty { continue }
-                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
                 guard parts.count == 2 else { throw CommandError("\(path):\(n + 1): expected key = value") }
                 try set(parts[0], parts[1], at: "\(path):\(n + 1)")
             }
@@ -121,10 +123,10 @@ extension RunCommand {
                 }
                 if key == "log-keep-days" { retention.maxAgeDays = limit } else { retention.maxBytes = limit.map { Int($0 * 1_048_576) } }
             case "timezone":
-                guard let zone = TimeZone(identifier: value) else {
+                guard LocalTime.isKnown(value) else {
                     throw CommandError("\(place): timezone \(value) is not a zone name like Europe/Berlin (see /usr/share/zoneinfo)")
                 }
-                timeZone = zone
+                timeZone = value
             case "traffic":
                 guard let text = try? String(contentsOfFile: value, encoding: .utf8) else { throw CommandError("\(place): cannot read traffic file \(value)") }
                 do { traffic = try TrafficConditions.parse(text, source: value) } catch { throw CommandError("\(error)") }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Speech
 
 /// `tern say TEXT [--lang L] [--voice V|PACK_DIR] [--volume N] [--rate WPM] [--device PCM | --wav FILE]`
@@ -23,7 +25,7 @@ enum SayCommand {
         var texts = a.positional.isEmpty ? [] : [a.positional.joined(separator: " ")]
         if let f = a.value("file") {
             guard let body = try? String(contentsOfFile: f, encoding: .utf8) else { throw CommandError("\(f): cannot read") }
-            texts += body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            texts += body.split(separator: "\n").map { $0.trimmed() }.filter { !$0.isEmpty }
         }
         guard !texts.isEmpty else { throw UsageError("say needs the text to speak, or --file PROMPTS.txt") }
         let output: SpeechOutput
@@ -42,7 +44,7 @@ enum SayCommand {
             switch e {
             case let .spoken(_, _, synth, audio, play):
                 // (synthesis is what comes between the command and the first sample, besides the device)
-                printError(String(format: "tern say: %.2f s of speech (synthesis %.1f ms, playback %.0f ms)", audio, synth * 1000, play * 1000))
+                printError(String(printf: "tern say: %.2f s of speech (synthesis %.1f ms, playback %.0f ms)", audio, synth * 1000, play * 1000))
             case let .failed(_, reason): throw CommandError(reason)
             case let .outputUnavailable(reason): throw CommandError(reason)
             case .interrupted, .started, .outputAvailable: break  // (nothing interrupts `say`)
@@ -55,7 +57,7 @@ enum SayCommand {
 /// Collects speech events from the speech thread.
 final class EventBox: @unchecked Sendable {
     // every access holds `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private var items: [SpeechEvent] = []
     func add(_ e: SpeechEvent) { lock.lock(); items.append(e); lock.unlock() }
     var all: [SpeechEvent] { lock.lock(); defer { lock.unlock() }; return items }

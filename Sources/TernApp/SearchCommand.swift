@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import JSONLines
 import MapData
@@ -59,7 +62,7 @@ enum SearchCommand {
     static func loadQueries(_ path: String) throws -> [Query] {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("\(path): cannot read") }
         let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch { throw CommandError("\(path): not JSON: \(error.localizedDescription)") }
+        do { root = try JSONValue.parse(data) } catch { throw CommandError("\(path): not JSON: \(errorText(error))") }
         guard let d = root as? [String: Any], let list = d["queries"] as? [Any] else {
             throw CommandError("\(path): expected {\"queries\": [{\"id\", \"text\", \"near\"}]}")
         }
@@ -69,13 +72,13 @@ enum SearchCommand {
             }
             var near: Coordinate?
             if let n = q["near"] {
-                guard let l = n as? [Any], l.count >= 2, let lat = (l[0] as? NSNumber)?.doubleValue, let lon = (l[1] as? NSNumber)?.doubleValue,
+                guard let l = n as? [Any], l.count >= 2, let lat = JSONValue.double(l[0]), let lon = JSONValue.double(l[1]),
                       Coordinate(latitude: lat, longitude: lon).isValid else {
                     throw CommandError("\(path): query \(i): near: expected [lat, lon]")
                 }
                 near = Coordinate(latitude: lat, longitude: lon)
             }
-            let id: JSONValue? = (q["id"] as? String).map { .string($0) } ?? (q["id"] as? NSNumber).map { .int($0.intValue) }
+            let id: JSONValue? = (q["id"] as? String).map { .string($0) } ?? (q["id"] as? Int).map { .int($0) }
             return Query(id: id, text: text, near: near)
         }
     }

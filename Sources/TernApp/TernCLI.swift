@@ -1,5 +1,7 @@
 import Console
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import MapData
 
 /// The `tern` command line: options → a command's `run`. Wiring only; the work is in the stages.
@@ -142,7 +144,7 @@ public enum TernCLI {
         } catch let e as UsageError {
             // one line of usage, not the whole list: the command's own first line
             let line = usage(of: command)?.split(separator: "\n").dropFirst().first.map {
-                "usage: tern " + $0.trimmingCharacters(in: .whitespaces).replacing(/\s{2,}.*$/, with: "")
+                "usage: tern " + $0.trimmed().replacing(/\s{2,}.*$/, with: "")
             }
             printError("tern \(command): \(e.description)\n" + (line.map { $0 + "\n(tern \(command) --help for the rest)" } ?? "(tern --help lists the commands)"))
             return 2

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import JSONLines
 import Geo
 import GPSInput
 
@@ -39,13 +41,13 @@ enum TraceReader {
     static func jsonLines(_ data: Data, path: String) throws -> [TracePoint] {
         var out = [TracePoint]()
         for (i, line) in data.split(separator: 0x0a).enumerated() where !line.isEmpty {
-            guard let o = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  let lat = (o["lat"] as? NSNumber)?.doubleValue, let lon = (o["lon"] as? NSNumber)?.doubleValue,
+            guard let o = try? JSONValue.parse(line) as? [String: Any],
+                  let lat = JSONValue.double(o["lat"]), let lon = JSONValue.double(o["lon"]),
                   Coordinate(latitude: lat, longitude: lon).isValid else {
                 throw CommandError("\(path):\(i + 1): expected {\"t\", \"lat\", \"lon\", ...} as a drive log's track.jsonl has")
             }
             out.append(TracePoint(time: (o["t"] as? String).flatMap(FixTime.parse), coordinate: Coordinate(latitude: lat, longitude: lon),
-                                  speed: (o["speed_mps"] as? NSNumber)?.doubleValue, course: (o["course_deg"] as? NSNumber)?.doubleValue))
+                                  speed: JSONValue.double(o["speed_mps"]), course: JSONValue.double(o["course_deg"])))
         }
         return out
     }
@@ -63,7 +65,7 @@ enum TraceReader {
     }
 
     static func json(_ data: Data, path: String) throws -> [TracePoint] {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [Any] else { throw CommandError("\(path): expected a JSON array of points") }
+        guard let root = try? JSONValue.parse(data) as? [Any] else { throw CommandError("\(path): expected a JSON array of points") }
         var out = [TracePoint]()
         for (i, item) in root.enumerated() {
             if let o = item as? [String: Any], let wkt = o["point"] as? String,

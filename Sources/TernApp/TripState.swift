@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 import Geo
 import JSONLines
 import Search
@@ -59,11 +61,11 @@ struct TripState: Equatable, Sendable {
 
     /// Reads the file's JSON; throws a message naming the field that is wrong.
     static func parse(_ data: Data) throws -> TripState {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw StateError("not a JSON object") }
+        guard let root = try? JSONValue.parse(data) as? [String: Any] else { throw StateError("not a JSON object") }
         guard root["version"] as? Int == formatVersion else { throw StateError("version: expected \(formatVersion)") }
         func place(_ any: Any?, _ field: String) throws -> SavedPlace {
             guard let d = any as? [String: Any], let label = d["label"] as? String,
-                  let lat = (d["lat"] as? NSNumber)?.doubleValue, let lon = (d["lon"] as? NSNumber)?.doubleValue,
+                  let lat = JSONValue.double(d["lat"]), let lon = JSONValue.double(d["lon"]),
                   Coordinate(latitude: lat, longitude: lon).isValid else { throw StateError("\(field): expected {label, lat, lon}") }
             return SavedPlace(label: label, coordinate: Coordinate(latitude: lat, longitude: lon))
         }
@@ -128,7 +130,7 @@ struct StateFile {
     }
 
     func save(_ state: TripState) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Paths.directory(path)
         try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
         let tmp = path + ".partial"
         let bytes = Array(state.json.utf8)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TernApp
 
 // Unbuffered output for status lines and progress; SIGPIPE must not kill a car unit whose

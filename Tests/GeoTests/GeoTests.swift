@@ -69,3 +69,33 @@ import Testing
         #expect(Coordinate(parsing: "a,b") == nil)
     }
 }
+
+/// FixTime.parse reads what ISO8601DateFormatter read (issue #27 replaced it), and what Tern writes.
+@Suite struct FixTimeParseTests {
+    @Test func roundTripsWhatTernWrites() {
+        for t in stride(from: 0.0, to: 2_000_000_000, by: 12_345_678.125) {
+            #expect(FixTime.parse(FixTime.iso8601(t)) == (t * 1000).rounded() / 1000)
+        }
+    }
+
+    @Test func agreesWithFoundation() {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for s in ["2024-06-15T12:00:00Z", "2024-06-15T12:00:00.5Z", "2024-06-15T14:00:00+02:00", "2024-06-15T08:30:00-03:30",
+                  "2016-12-31T23:59:59.999Z", "1999-01-01T00:00:00.123+00:00"] {
+            let expected = (fractional.date(from: s) ?? plain.date(from: s))?.timeIntervalSince1970
+            #expect(expected != nil)
+            #expect(abs((FixTime.parse(s) ?? .nan) - (expected ?? 0)) < 1e-6, "\(s)")
+        }
+        // Barefoot's logs
+        #expect(FixTime.parse("2014-09-10 06:54:07+0200") == plain.date(from: "2014-09-10T06:54:07+02:00")?.timeIntervalSince1970)
+    }
+
+    @Test func refusesWhatIsNotATime() {
+        for s in ["", "2024-06-15", "2024-06-15T12:00:00", "2024-13-01T00:00:00Z", "2024-06-15T12:00:00.Z", "2024-06-15T12:00:00Zx",
+                  "2024-06-15T25:00:00Z", "2024-06-15T12:00:00+2", "garbage garbage garbage"] {
+            #expect(FixTime.parse(s) == nil, "\(s)")
+        }
+    }
+}

@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import GPSInput
 import Navigation
+import Platform
 import Simulation
 @testable import TernApp
 import TestSupport
@@ -22,7 +23,7 @@ import Testing
         let map = try TestMaps.demoTown()
         let sink = Lines()
         let pipeline = DrivePipeline(map: map, config: NavigatorConfig(), speech: nil, status: sink, recorder: nil)
-        pipeline.timeZone = try #require(TimeZone(identifier: zone))
+        pipeline.timeZone = try #require(LocalTime(identifier: zone))
         let t0 = 1_765_000_000.0  // 2025-12-06, winter: Berlin is UTC+1
         pipeline.go(to: [DemoTown.destination], time: t0)
         for k in 0..<4 {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// The plane and sphere helpers OSRM's guidance measures roads with

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapData
 
 /// Decides at import, once, what is said at every turn of the map (OSRM's annotateTurns,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Geo
 
 /// The directions of the roads at a junction, and the merging of a divided road's two

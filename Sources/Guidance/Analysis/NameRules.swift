@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether a change of road name is news to the driver, as OSRM decides it
 /// (include/util/guidance/name_announcements.hpp, src/extractor/intersection/have_identical_names.cpp).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Entering, going round and leaving roundabouts and rotaries (OSRM's RoundaboutHandler,
 /// src/guidance/roundabout_handler.cpp). The ring's kind is a property of the whole ring: a

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Platform
 
 /// Each maneuver's road against the one the maneuver before named (Tern's own rule, for the
 /// spoken text): an exit ramp tagged with the motorway's own ref or name is not where it leads
@@ -38,7 +40,7 @@ enum Signposts {
         // (most refs are single: no lists to compare)
         let semicolon = UInt8(ascii: ";")
         if !a.utf8.contains(semicolon) && !b.utf8.contains(semicolon) { return NameRules.trimmedSpaces(a) == NameRules.trimmedSpaces(b) }
-        let split = { (s: String) in Set(s.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+        let split = { (s: String) in Set(s.split(separator: ";").map { $0.trimmed() }.filter { !$0.isEmpty }) }
         let x = split(a), y = split(b)
         return !x.isEmpty && !y.isEmpty && (x.isSubset(of: y) || y.isSubset(of: x))
     }

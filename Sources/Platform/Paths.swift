@@ -1,0 +1,40 @@
+import Glibc
+
+/// File path arithmetic on plain strings, as NSString did it (issue #27: no Foundation in the appliance).
+public enum Paths {
+    /// `directory/name`, with one slash between them; `name` alone when `directory` is empty.
+    public static func join(_ directory: String, _ name: String) -> String {
+        if directory.isEmpty { return name }
+        if name.hasPrefix("/") { return name }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The last component: "b.tmap" for "/a/b.tmap" and for "/a/b.tmap/".
+    public static func fileName(_ path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        return name.isEmpty ? "/" : name
+    }
+
+    /// Everything before the last component: "/a" for "/a/b", "/" for "/a", "" for "b".
+    public static func directory(_ path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    /// The path without its last extension: "/a/b" for "/a/b.tmap"; a leading dot is not an extension.
+    public static func droppingExtension(_ path: String) -> String {
+        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let name = fileName(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
+        return String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
+    }
+
+    /// The folder for scratch files, ending in "/": $TMPDIR, else /tmp/ (NSTemporaryDirectory's rule).
+    public static var temporaryDirectory: String {
+        guard let t = getenv("TMPDIR").map({ String(cString: $0) }), !t.isEmpty else { return "/tmp/" }
+        return t.hasSuffix("/") ? t : t + "/"
+    }
+}
