@@ -44,7 +44,24 @@ public enum NMEAFile {
         return (epochs, stats, sentences(lines))
     }
 
-    /// The file's lines (`lineBytes`); the one place a log file is read.
+    /// The first and last usable fix of a log and what was skipped, read a block at a time
+    /// (`replay --direct` then streams the log: nothing of it is held).
+    public static func summary(path: String) throws -> (first: GPSFix?, last: GPSFix?, stats: NMEAStats) {
+        var parser = NMEAParser()
+        var first: GPSFix?, last: GPSFix?
+        func take(_ f: GPSFix) {
+            guard f.isUsable else { return }
+            if first == nil { first = f }
+            last = f
+        }
+        for line in try NMEALineReader(path: path) {
+            if let f = parser.feed(line: line) { take(f) }
+        }
+        if let f = parser.finish() { take(f) }
+        return (first, last, parser.stats)
+    }
+
+    /// The file's lines (`lineBytes`); the one place a whole log file is read.
     private static func lineBytes(contentsOf path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno)))

@@ -61,11 +61,12 @@ enum Replay {
 
     static func run(_ o: ReplayOptions) async throws -> ReplayResult {
         let started = Date()
-        // (read once: the epochs, with outages, and the sentences for --direct; the fixes among
-        // them for pacing gpsfake)
-        let (epochs, stats, sentences) = try NMEAFile.load(path: o.log)
-        let fixes = epochs.filter(\.isUsable)
-        guard let firstFix = fixes.first, let lastFix = fixes.last else {
+        // --direct streams the log (a day's drive holds one block of it, issue #27); through gpsd
+        // it is read once: the fixes pace gpsfake
+        let loaded = o.direct ? nil : try NMEAFile.load(path: o.log)
+        let fixes = loaded?.epochs.filter(\.isUsable) ?? []
+        let (first, last, stats) = try loaded.map { (fixes.first, fixes.last, $0.stats) } ?? NMEAFile.summary(path: o.log)
+        guard let firstFix = first, let lastFix = last else {
             throw CommandError("\(o.log): no usable fix in \(stats.lines) lines (\(stats.badChecksum) bad checksums, \(stats.malformed) malformed)")
         }
         let map: RoadMap
@@ -123,13 +124,19 @@ enum Replay {
         pipeline.go(to: o.waypoints, time: firstFix.time)
 
         if o.direct {
-            for line in sentences where line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
-            for f in epochs {
-                pipeline.handle(f.isUsable ? .fix(f) : .noFix(time: f.time))
-                if pipeline.isArrived { break }
+            // sentence by sentence, as gpsd hands them over: each recorded, each epoch guided;
+            // after arrival the rest is recorded only, as the car goes on recording
+            var parser = NMEAParser()
+            parser.reportsNoFix = true
+            func guide(_ f: GPSFix) { if !pipeline.isArrived { pipeline.handle(f.isUsable ? .fix(f) : .noFix(time: f.time)) } }
+            for line in try NMEALineReader(path: o.log) {
+                if line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
+                if let f = parser.feed(line: line) { guide(f) }
             }
-        } else {
-            try await throughGpsd(o, fixes: fixes, sentences: sentences, stats: stats, pipeline: pipeline, lastFixTime: lastFix.time, workDirectory: recorder.folder)
+            if let f = parser.finish() { guide(f) }
+        } else if let loaded {
+            try await throughGpsd(o, fixes: fixes, sentences: loaded.sentences, stats: stats, pipeline: pipeline, lastFixTime: lastFix.time,
+                                  workDirectory: recorder.folder)
         }
         speech?.waitUntilIdle(timeout: 60)
         speech?.shutdown()
