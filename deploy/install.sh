@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # Installs a built tern on this machine as the in-car appliance (run as root on the Pi):
-#   swift build -c release --product tern && sudo bash deploy/install.sh
+#   swift build -c release --product tern --static-swift-stdlib && sudo bash deploy/install.sh [TERN]
+# TERN: the binary (default .build/release/tern). Only what the appliance runs is installed:
+# gpsd, libgps, ALSA, espeak-ng and its data; the build and test tools are scripts/setup.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" -eq 0 ] || { echo "install: run as root (sudo)" >&2; exit 1; }
-[ -x .build/release/tern ] || { echo "install: build first: swift build -c release --product tern" >&2; exit 1; }
-apt-get install -y --no-install-recommends gpsd libgps28 libasound2 libespeak-ng1 espeak-ng-data alsa-utils
+bin=${1:-.build/release/tern}
+[ -x "$bin" ] || { echo "install: no tern binary at $bin: build first: swift build -c release --product tern --static-swift-stdlib" >&2; exit 1; }
+. deploy/apt-measured.sh
+apt_measured "install: runtime packages" gpsd libgps28 libasound2 libespeak-ng1 espeak-ng-data alsa-utils
+# a binary built without --static-swift-stdlib needs the Swift runtime, which is not installed here
+if missing=$(ldd "$bin" 2>/dev/null | awk '/not found/ { print $1 }' | tr '\n' ' ') && [ -n "$missing" ]; then
+    echo "install: $bin needs libraries this machine lacks: $missing" >&2
+    echo "install: build it with the Swift libraries inside: swift build -c release --product tern --static-swift-stdlib" >&2
+    exit 1
+fi
 id tern >/dev/null 2>&1 || useradd --system --home /var/lib/tern --shell /usr/sbin/nologin --user-group tern
 usermod -a -G gpsd,audio,dialout tern 2>/dev/null || usermod -a -G audio,dialout tern
-install -m 0755 .build/release/tern /usr/local/bin/tern
+install -m 0755 "$bin" /usr/local/bin/tern
 install -d -m 0755 /etc/tern
 [ -f /etc/tern/tern.conf ] || install -m 0644 deploy/tern.conf /etc/tern/tern.conf
 install -D -m 0644 deploy/gpsd.default /etc/default/gpsd

@@ -26,7 +26,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   echo "setup: installing ${missing[*]}" >&2
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  # (measured: how many packages, MB downloaded and on disk; deploy/install.sh prints the same
+  # for the appliance's runtime packages alone)
+  $SUDO bash -c ". '$(cd "$(dirname "$0")/.." && pwd)/deploy/apt-measured.sh' && apt_measured 'setup: build and test packages' ${missing[*]}"
 fi
 
 # The Swift toolchain: on PATH, or the usual /opt/swift install.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One file to copy (issue #27): builds tern with the Swift standard library and Foundation inside
+# One file to copy (issue #27): builds tern with the Swift standard library and FoundationEssentials inside
 # (--static-swift-stdlib), strips it, and runs it on a clean Debian 12 root that gets only the
 # runtime packages (../shared/tools/fresh-machine.sh; the binary, a map and a drive copied in, no
 # Swift on PATH and none on the binary's RUNPATH): `ldd`, `tern --version` and a replay to arrival.
