@@ -89,7 +89,7 @@ def arrived(log_dir):
 print(f"footprint: {tern}; map {os.path.getsize(m) / 1e6:.1f} MB (Heidelberg)")
 print(f"  tern --version: peak RSS {peak_rss_kb([tern, '--version']) / 1024:.1f} MB")
 
-# the 45-minute drive: Altstadt round Handschuhsheim, Neuenheim, Bergheim, Rohrbach, Kirchheim and
+# the Heidelberg drive (38 minutes, 7 stops): Altstadt round Handschuhsheim, Neuenheim, Bergheim, Rohrbach, Kirchheim and
 # Pfaffengrund and back
 drive = os.path.join(work, "drive.nmea")
 vias = [HANDSCHUHSHEIM, NEUENHEIM, BERGHEIM, ROHRBACH, KIRCHHEIM, PFAFFENGRUND]
@@ -102,7 +102,7 @@ if not a.skip_gpsd:
     # at a time from `tern ctl`)
     rss = peak_rss_kb([tern, "replay", drive, "--map", m, *route, "--rate", str(a.rate), "--mute", "--quiet",
                        "--log-dir", os.path.join(work, "gpsd")])
-    print(f"  45-minute drive ({fixes} fixes) guided through gpsfake and gpsd at {a.rate:g}x: peak RSS {rss / 1024:.1f} MB "
+    print(f"  {fixes / 60:.0f}-minute drive ({fixes} fixes) guided through gpsfake and gpsd at {a.rate:g}x: peak RSS {rss / 1024:.1f} MB "
           f"(target 12 MB; Navit 15-17 MB), arrived: {arrived(os.path.join(work, 'gpsd'))}")
 
 rss = peak_rss_kb([tern, "replay", drive, "--map", m, *route, "--direct", "--mute", "--quiet", "--log-dir", os.path.join(work, "direct")])

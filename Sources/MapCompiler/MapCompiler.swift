@@ -101,6 +101,9 @@ public enum MapCompiler {
             if p / 10 != lastPercent / 10 { lastPercent = p; progress?("reading \(p)%") }
         }
         let stats = try OSMReader.read(path: input, handlers: handlers)
+        // libosmium's offset comes from its reading thread, which may lag on a slow core (seen
+        // under qemu: no step reached 10%): the end of the reading is always told
+        if lastPercent < 100 { lastPercent = 100; progress?("reading 100%") }
         guard builder.wayCount > 0 else { throw ImportError.noRoads(path: input) }
         builder.applyCardinalDirections(routeRelations)
         progress?("building the graph from \(builder.wayCount) roads")
