@@ -16,7 +16,7 @@ Reproduce:  python3 bench/footprint.py [--tern .build/release/tern] [--hours 24]
 """
 import argparse, glob, json, os, subprocess, time
 
-from tern_bench import import_extract, setup
+from tern_bench import import_extract, peak_rss_kb, setup
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--tern", default=".build/release/tern")
@@ -40,14 +40,6 @@ def simulate(out, start, vias, end, extra=()):
     subprocess.run(args, check=True, capture_output=True)
     with open(out) as f:
         return sum(1 for line in f if line.startswith("$GPRMC"))
-
-
-def peak_rss_kb(cmd):
-    """Peak RSS (KiB) of one command, run on its own (RUSAGE_CHILDREN keeps the maximum)."""
-    out = subprocess.run(["python3", "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], "
-                          "stdout=subprocess.DEVNULL, check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"]
-                         + cmd, check=True, capture_output=True, text=True)
-    return int(out.stdout.strip())
 
 
 def status_kb(pid, field):

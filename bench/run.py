@@ -25,6 +25,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from tern_bench import peak_rss_kb
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,18 +45,9 @@ def run(cmd, **kw):
     return out.stdout, wall, max(after, before)
 
 
-def child_rss(cmd):
-    """Peak RSS (KiB) of one command, measured on its own (RUSAGE_CHILDREN keeps the maximum)."""
-    out = subprocess.run(["/usr/bin/env", "python3", "-c",
-                          "import resource,subprocess,sys; subprocess.run(sys.argv[1:], check=True, capture_output=True);"
-                          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + cmd,
-                         check=True, capture_output=True, text=True)
-    return int(out.stdout.strip())
-
-
 def tern_import(pbf, out):
     _, wall, _ = run([str(TERN), "import", str(pbf), "-o", str(out), "--quiet"])
-    rss = child_rss([str(TERN), "import", str(pbf), "-o", str(out) + ".rss", "--quiet"])
+    rss = peak_rss_kb([str(TERN), "import", str(pbf), "-o", str(out) + ".rss", "--quiet"])
     os.unlink(str(out) + ".rss")
     return wall, os.path.getsize(out), rss
 

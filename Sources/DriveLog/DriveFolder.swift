@@ -48,12 +48,12 @@ public struct DriveFolder {
         let rawPath = file("raw.nmea")
         if FileManager.default.fileExists(atPath: rawPath) { raw = try NMEAFile.read(path: rawPath).fixes }
         for (o, where_) in try lines("track.jsonl") {
-            guard let t = (o["t"] as? String).flatMap(FixTime.parse), let lat = number(o["lat"]), let lon = number(o["lon"]) else {
+            guard let t = (o["t"] as? String).flatMap(FixTime.parse), let lat = JSONValue.double(o["lat"]), let lon = JSONValue.double(o["lon"]) else {
                 throw DriveFolderError("\(where_): expected t, lat and lon")
             }
-            let snapped = number(o["snap_lat"]).flatMap { la in number(o["snap_lon"]).map { Coordinate(latitude: la, longitude: $0) } }
-            track.append(TrackPoint(time: t, coordinate: Coordinate(latitude: lat, longitude: lon), speedMetersPerSecond: number(o["speed_mps"]),
-                                    snapped: snapped, limitKmh: number(o["limit_kmh"]), estimated: o["estimated"] as? Bool ?? false))
+            let snapped = JSONValue.double(o["snap_lat"]).flatMap { la in JSONValue.double(o["snap_lon"]).map { Coordinate(latitude: la, longitude: $0) } }
+            track.append(TrackPoint(time: t, coordinate: Coordinate(latitude: lat, longitude: lon), speedMetersPerSecond: JSONValue.double(o["speed_mps"]),
+                                    snapped: snapped, limitKmh: JSONValue.double(o["limit_kmh"]), estimated: o["estimated"] as? Bool ?? false))
         }
         for (o, where_) in try lines("events.jsonl") {
             guard let t = (o["t"] as? String).flatMap(FixTime.parse), let name = o["event"] as? String else {
@@ -66,7 +66,6 @@ public struct DriveFolder {
 
     private func file(_ name: String) -> String { Paths.join(path, name) }
 
-    private func number(_ any: Any?) -> Double? { JSONValue.double(any) }
 
     /// The JSON objects of a file's lines, with "file:line" for errors; a missing file is empty.
     private mutating func lines(_ name: String) throws -> [([String: Any], String)] {

@@ -42,7 +42,7 @@ public struct DriveRetention: Sendable, Equatable {
             for file in (try? fm.contentsOfDirectory(atPath: path)) ?? [] {
                 guard let a = try? fm.attributesOfItem(atPath: Paths.join(path, file)) else { continue }
                 if Self.driveFiles.contains(file) { isDrive = true }
-                bytes += (a[.size] as? Int) ?? 0
+                bytes += Paths.fileSize(Paths.join(path, file)) ?? 0
                 if let d = a[.modificationDate] as? Date { modified = max(modified, d.timeIntervalSince1970) }
             }
             // a drive's date is in its folder's name, from the receiver's clock (the files' times

@@ -185,7 +185,7 @@ public enum MapCompiler {
             throw ImportError.write(e.description)
         }
         graph = RoadGraph()
-        summary.fileBytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        summary.fileBytes = Paths.fileSize(output) ?? 0
         summary.seconds = Date().timeIntervalSince(start)
         return summary
     }

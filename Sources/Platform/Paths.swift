@@ -5,7 +5,6 @@ public enum Paths {
     /// `directory/name`, with one slash between them; `name` alone when `directory` is empty.
     public static func join(_ directory: String, _ name: String) -> String {
         if directory.isEmpty { return name }
-        if name.hasPrefix("/") { return name }
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
@@ -36,5 +35,16 @@ public enum Paths {
     public static var temporaryDirectory: String {
         guard let t = getenv("TMPDIR").map({ String(cString: $0) }), !t.isEmpty else { return "/tmp/" }
         return t.hasSuffix("/") ? t : t + "/"
+    }
+}
+
+extension Paths {
+    /// The size in bytes of the file at `path`; nil when it cannot be read.
+    /// (stat, not FileManager: without Foundation its `.size` attribute is a UInt, which
+    /// `as? Int` silently turns into nil.)
+    public static func fileSize(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_size)
     }
 }

@@ -39,6 +39,10 @@ import Testing
         let imp = try await TernBinary.run(["import", SharedData.path("osm/\(extract).osm.pbf"), "-o", map], timeout: 120, in: dir)
         #expect(imp.exitCode == 0, "\(imp.output)")
         #expect(imp.output.contains("kept"))
+        // the size the binary reports is the file's (the process links no Foundation: a size
+        // read as FileManager's UInt attribute was once silently 0)
+        let size = try FileManager.default.attributesOfItem(atPath: map)[.size] as? NSNumber
+        #expect(imp.output.contains(String(format: ", %.1f MB", (size?.doubleValue ?? 0) / 1e6)), "\(imp.output)")
         let info = try await TernBinary.run(["map-info", map, "--json"], timeout: 30, in: dir)
         #expect(info.exitCode == 0)
         let infoJSON = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
