@@ -11,7 +11,7 @@ so start-up (opening the map, the first route) cancels out. CPU is user + system
 child process (getrusage). With `--reference BIN`, another build is measured in the same rounds
 (alternating), as this VM's speed wanders.
 
-Usage: python3 bench/cpu_per_fix.py [--extract heidelberg] [--rounds 3] [--reference /path/to/old/tern]
+Usage: python3 bench/cpu_per_fix.py [--extract heidelberg] [--rounds 3] [--tern BIN] [--reference /path/to/old/tern]
 Needs .build/release/tern and .bench/<extract>.tmap (bash scripts/bench.sh makes both)."""
 import argparse, json, os, pathlib, resource, subprocess, sys, tempfile
 
@@ -21,9 +21,10 @@ ap.add_argument("--extract", default="heidelberg")
 ap.add_argument("--rounds", type=int, default=3)
 ap.add_argument("--legs", type=int, default=8)
 ap.add_argument("--reference")
+ap.add_argument("--tern", default=str(ROOT / ".build/release/tern"), help="the build to measure (default .build/release/tern)")
 a = ap.parse_args()
 
-tern = str(ROOT / ".build/release/tern")
+tern = a.tern
 tmap = str(ROOT / ".bench" / f"{a.extract}.tmap")
 if not os.path.exists(tmap):
     sys.exit(f"{tmap} is missing: run bash scripts/bench.sh first")

@@ -1,6 +1,6 @@
 """What the small bench scripts share: where ../shared/data is, which tern binary, a scratch
 folder, and an extract imported into it."""
-import os, subprocess, tempfile
+import os, subprocess, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data"))
@@ -19,9 +19,36 @@ def import_extract(tern, name, work):
 
 
 def peak_rss_kb(cmd):
-    """Peak RSS (KiB) of one command, measured on its own (RUSAGE_CHILDREN keeps the maximum)."""
-    out = subprocess.run(["/usr/bin/env", "python3", "-c",
-                          "import resource,subprocess,sys; subprocess.run(sys.argv[1:], check=True, capture_output=True);"
-                          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + cmd,
-                         check=True, capture_output=True, text=True)
-    return int(out.stdout.strip())
+    """Peak RSS (KiB) of the command's own process: its VmHWM, read every 2 ms until it exits,
+    for commands that run a while (a replay, an import).
+
+    Not getrusage, whose maximum carries over exec: a child that Python spawned (fork, vfork or
+    posix_spawn alike) starts with Python's own ~14 MB counted, and grandchildren (gpsfake,
+    gpsd) count too. Measured: a Swift "hi" of 5.0 MB read as 13.9 MB that way. VmHWM is the
+    process's own high-water mark; polled, it misses only a rise in the last 2 ms."""
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        hwm = 0
+        while p.poll() is None:
+            try:
+                with open(f"/proc/{p.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmHWM:"):
+                            hwm = max(hwm, int(line.split()[1]))
+            except (FileNotFoundError, ProcessLookupError, ValueError):
+                pass
+            time.sleep(0.002)
+        if p.returncode != 0:
+            err.seek(0)
+            raise subprocess.CalledProcessError(p.returncode, cmd, stderr=err.read().decode(errors="replace"))
+    return hwm
+
+
+def short_peak_rss_kb(cmd):
+    """Peak RSS (KiB) of a command too quick to poll (`tern --version`), from GNU time, whose
+    own small fork is all that carries over exec; None without /usr/bin/time."""
+    if not os.path.exists("/usr/bin/time"):
+        return None
+    with tempfile.NamedTemporaryFile(mode="r") as out:
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, *cmd], check=True, capture_output=True)
+        return int(out.read().split()[-1])

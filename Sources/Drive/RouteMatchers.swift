@@ -15,9 +15,11 @@ struct RouteMatchers {
     init(map: RoadMap, keepsDecisions: Bool = false) {
         var options = HMMMatcher.Options()
         options.keepsDecisions = keepsDecisions
-        withRoute = HMMMatcher(map: map, options: options)
+        // both look candidates up around the same fixes: one copy of the roads
+        let roads = NearbyRoads(map: map)
+        withRoute = HMMMatcher(map: map, options: options, roads: roads)
         options.keepsDecisions = false
-        unbiased = HMMMatcher(map: map, options: options)
+        unbiased = HMMMatcher(map: map, options: options, roads: roads)
     }
 
     /// The navigator's input for a position: the route-biased match, and the unbiased one while

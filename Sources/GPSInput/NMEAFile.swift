@@ -36,30 +36,29 @@ public enum NMEAFile {
         sentences(try lineBytes(contentsOf: path))
     }
 
-    /// A log read once for `replay --direct`, which needs both: its epochs (as `epochs(path:)`)
-    /// and its sentences (as `lines(path:)`), to record as the car records what gpsd hands over.
-    public static func load(path: String) throws -> (epochs: [GPSFix], stats: NMEAStats, sentences: [String]) {
-        let lines = try lineBytes(contentsOf: path)
-        let (epochs, stats) = parse(lines: lines, reportsNoFix: true)
-        return (epochs, stats, sentences(lines))
-    }
-
-    /// The first and last usable fix of a log and what was skipped, read a block at a time
-    /// (`replay --direct` then streams the log: nothing of it is held).
-    public static func summary(path: String) throws -> (first: GPSFix?, last: GPSFix?, stats: NMEAStats) {
+    /// What `tern replay` needs to know of a log before playing it, read a block at a time
+    /// (the replay then streams the log again: nothing of it is held, issue #27).
+    public static func summary(path: String) throws -> NMEASummary {
         var parser = NMEAParser()
-        var first: GPSFix?, last: GPSFix?
+        var summary = NMEASummary()
         func take(_ f: GPSFix) {
             guard f.isUsable else { return }
-            if first == nil { first = f }
-            last = f
+            if summary.first == nil { summary.first = f }
+            summary.last = f
+            summary.usableFixes += 1
         }
         for line in try NMEALineReader(path: path) {
+            if NMEAFile.isSentence(line) { summary.sentenceLines += 1 }
             if let f = parser.feed(line: line) { take(f) }
         }
         if let f = parser.finish() { take(f) }
-        return (first, last, parser.stats)
+        summary.stats = parser.stats
+        return summary
     }
+
+    /// A line gpsd would take as a sentence (NMEA `$`, AIS `!`): what a replay hands to gpsfake
+    /// and records.
+    public static func isSentence(_ line: String) -> Bool { line.hasPrefix("$") || line.hasPrefix("!") }
 
     /// The file's lines (`lineBytes`); the one place a whole log file is read.
     private static func lineBytes(contentsOf path: String) throws -> [String] {
@@ -109,4 +108,15 @@ public enum GPSInputError: Error, CustomStringConvertible {
         case let .gpsd(message): return "gpsd: \(message)"
         }
     }
+}
+
+/// A log's first and last usable fix, how many there are, how many of its lines are sentences,
+/// and what was skipped.
+public struct NMEASummary: Sendable {
+    public var first: GPSFix?
+    public var last: GPSFix?
+    public var usableFixes = 0
+    public var sentenceLines = 0
+    public var stats = NMEAStats()
+    public init() {}
 }

@@ -69,15 +69,17 @@ public struct HMMMatcher {
     private var columns: [Column] = []
     private var nextIndex = 0
     private var paths: PathFinder
-    private var roads: LocalRoads
+    private let roads: NearbyRoads
     /// Decisions not yet taken by the caller: (input index, match).
     private var decided: [(Int, MatchedPosition)] = []
 
-    public init(map: RoadMap, options: Options = Options()) {
+    /// `roads`: the copied roads to look candidates up in; matchers that follow the same car
+    /// share one (the engine's two do), so the roads are copied and held once.
+    public init(map: RoadMap, options: Options = Options(), roads: NearbyRoads? = nil) {
         self.map = map
         self.options = options
         paths = PathFinder(map: map)
-        roads = LocalRoads(map: map)
+        self.roads = roads ?? NearbyRoads(map: map)
     }
 
     /// Adds a position; returns the provisional match for it (the best road now). Decisions for
@@ -214,7 +216,7 @@ public struct HMMMatcher {
 
     private mutating func candidates(for p: FilteredPosition, sigma: Double, route: Set<UInt32>?) -> [Candidate] {
         let radius = max(options.radiusMeters, 4 * sigma)
-        roads.nearest(to: p.coordinate, radius: radius, limit: options.maxCandidates, into: &near)
+        roads.local.nearest(to: p.coordinate, radius: radius, limit: options.maxCandidates, into: &near)
         var out = [Candidate]()
         out.reserveCapacity(near.count * 2)
         for s in near {
@@ -264,13 +266,18 @@ public struct HMMMatcher {
 /// Strings of the map's name table, decoded once.
 struct NameCache {
     private var strings: [UInt32: String] = [:]
+    /// Names held before starting afresh: a day's drive meets thousands of roads, and the cache
+    /// must not grow with it (issue #27); the roads around the car are a few dozen.
+    var capacity = 256
     mutating func name(_ id: UInt32, _ map: RoadMap) -> String {
         if id == 0 { return "" }
         if let s = strings[id] { return s }
         let s = map.name(id)
+        if strings.count >= capacity { strings.removeAll(keepingCapacity: true) }
         strings[id] = s
         return s
     }
+    var count: Int { strings.count }
 }
 
 /// Distances along the roads between two road positions (bounded Dijkstra on the node graph,

@@ -10,10 +10,19 @@ import MapData
 /// instead of walking the map's cells and scattered shape points on every fix. A cell is copied
 /// when the car first comes near it; when too many are held, all are dropped and copied again
 /// as needed; when the car is far from the frame's origin, it moves. Gives the same answers as `RoadMap.nearestEdges` (to rounding).
+/// One `LocalRoads` that several matchers of the same car look their candidates up in. The
+/// copied roads are a cache, the same whoever asks, so sharing changes no answer; it halves what
+/// the engine's two matchers hold (issue #27) and the second one's look-up is the first's.
+/// Not for matchers on different threads.
+public final class NearbyRoads {
+    var local: LocalRoads
+    public init(map: RoadMap) { local = LocalRoads(map: map) }
+}
+
 struct LocalRoads {
     let map: RoadMap
     /// Map cells held before starting afresh (each about 220 m square; a few kB each).
-    var capacity = 400
+    var capacity = 64
     private let chunk = 8
     private let split = 4  // sub-cells per cell side
 

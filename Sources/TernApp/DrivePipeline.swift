@@ -126,6 +126,7 @@ final class DrivePipeline {
         }
     }
     private var leftOut = false
+    private var memoryTrim = MemoryTrim()
 
     private func carry(_ effect: DriveEffect) {
         switch effect {
@@ -146,6 +147,9 @@ final class DrivePipeline {
             let place = s.state.hasRoute || s.fixMode == nil ? nil : lastFix.flatMap { describe?($0.coordinate) }
             let offset = timeZone.secondsFromUTC(at: s.time)
             status?.write(StatusLine(s, place: place, timeZoneOffsetSeconds: offset))
+            // the status comes once a second of drive time, whatever the fix: the clock to give
+            // freed memory back by, so a day's drive stays at what it uses
+            memoryTrim.tick(at: s.time)
         }
     }
 

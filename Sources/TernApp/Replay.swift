@@ -61,12 +61,11 @@ enum Replay {
 
     static func run(_ o: ReplayOptions) async throws -> ReplayResult {
         let started = Date()
-        // --direct streams the log (a day's drive holds one block of it, issue #27); through gpsd
-        // it is read once: the fixes pace gpsfake
-        let loaded = o.direct ? nil : try NMEAFile.load(path: o.log)
-        let fixes = loaded?.epochs.filter(\.isUsable) ?? []
-        let (first, last, stats) = try loaded.map { (fixes.first, fixes.last, $0.stats) } ?? NMEAFile.summary(path: o.log)
-        guard let firstFix = first, let lastFix = last else {
+        // the log is streamed, never held (a day's drive holds one block of it, issue #27): read
+        // once for its first and last fix and how to pace it, then played
+        let summary = try NMEAFile.summary(path: o.log)
+        guard let firstFix = summary.first, let lastFix = summary.last else {
+            let stats = summary.stats
             throw CommandError("\(o.log): no usable fix in \(stats.lines) lines (\(stats.badChecksum) bad checksums, \(stats.malformed) malformed)")
         }
         let map: RoadMap
@@ -130,13 +129,12 @@ enum Replay {
             parser.reportsNoFix = true
             func guide(_ f: GPSFix) { if !pipeline.isArrived { pipeline.handle(f.isUsable ? .fix(f) : .noFix(time: f.time)) } }
             for line in try NMEALineReader(path: o.log) {
-                if line.hasPrefix("$") || line.hasPrefix("!") { pipeline.handle(.nmea(line)) }
+                if NMEAFile.isSentence(line) { pipeline.handle(.nmea(line)) }
                 if let f = parser.feed(line: line) { guide(f) }
             }
             if let f = parser.finish() { guide(f) }
-        } else if let loaded {
-            try await throughGpsd(o, fixes: fixes, sentences: loaded.sentences, stats: stats, pipeline: pipeline, lastFixTime: lastFix.time,
-                                  workDirectory: recorder.folder)
+        } else {
+            try await throughGpsd(o, summary: summary, first: firstFix, last: lastFix, pipeline: pipeline, workDirectory: recorder.folder)
         }
         speech?.waitUntilIdle(timeout: 60)
         speech?.shutdown()
@@ -152,21 +150,20 @@ enum Replay {
     }
 
     /// gpsfake replays a paced copy of the log into its own gpsd; the client reads it back.
-    private static func throughGpsd(_ o: ReplayOptions, fixes: [GPSFix], sentences: [String], stats: NMEAStats,
-                                    pipeline: DrivePipeline, lastFixTime: Double, workDirectory: String) async throws {
-        let lines = sentences.filter { $0.hasPrefix("$") || $0.hasPrefix("!") }
-        let epochs = max(1, fixes.count)
-        let perEpoch = max(1.0, Double(lines.count) / Double(epochs))
-        let epochSeconds = fixes.count > 1 ? max(0.05, (lastFixTime - fixes[0].time) / Double(fixes.count - 1)) : 1
+    private static func throughGpsd(_ o: ReplayOptions, summary: NMEASummary, first: GPSFix, last: GPSFix,
+                                    pipeline: DrivePipeline, workDirectory: String) async throws {
+        let fixes = summary.usableFixes
+        let perEpoch = max(1.0, Double(summary.sentenceLines) / Double(max(1, fixes)))
+        let epochSeconds = fixes > 1 ? max(0.05, (last.time - first.time) / Double(fixes - 1)) : 1
         let cycle = epochSeconds / o.rate / perEpoch
+        let lastFixTime = last.time
         // gpsfake starts writing before gpsd has opened its pty and before our client watches:
         // lead in for ~3 s with epochs without a fix, dated before the log's first fix, so no
         // real epoch is lost, and gpsd has learnt the receiver's cycle before the first real
         // fix (whatever moment the client connected at, the fixes it gets are the same).
-        let leadIn = leadInEpochs(before: fixes.first?.time ?? 0, cycle: cycle, seconds: 3)
-        let paced = leadIn + lines
+        let leadIn = leadInEpochs(before: first.time, cycle: cycle, seconds: 3)
         let pacedPath = Paths.join(workDirectory, ".replay-input.nmea")
-        try (paced.joined(separator: "\r\n") + "\r\n").write(toFile: pacedPath, atomically: true, encoding: .utf8)
+        try writePaced(leadIn: leadIn, log: o.log, to: pacedPath)
         defer { unlink(pacedPath) }
 
         let fake: GPSFake
@@ -186,7 +183,7 @@ enum Replay {
         }
         defer { ticker.cancel() }
 
-        let expectedSeconds = Double(paced.count) * cycle
+        let expectedSeconds = Double(leadIn.count + summary.sentenceLines) * cycle
         let deadline = Date().addingTimeInterval(expectedSeconds + 30)
         var lastData = Date()
         var sawLast = false
@@ -207,6 +204,18 @@ enum Replay {
         }
         continuation.finish()
         if let failure { printError("tern: \(failure)") }
+    }
+
+    /// Writes gpsfake's input: the lead-in, then the log's sentences, CRLF-terminated, streamed
+    /// from the log a block at a time.
+    private static func writePaced(leadIn: [String], log: String, to path: String) throws {
+        let lines = try NMEALineReader(path: log)
+        guard let file = fopen(path, "w") else { throw CommandError("\(path): cannot write: \(String(cString: strerror(errno)))") }
+        var failed = false
+        func put(_ line: String) { if !failed, fputs(line, file) < 0 || fputs("\r\n", file) < 0 { failed = true } }
+        for line in leadIn { put(line) }
+        for line in lines where NMEAFile.isSentence(line) { put(line) }
+        if fclose(file) != 0 || failed { throw CommandError("\(path): cannot write: \(String(cString: strerror(errno)))") }
     }
 
     /// Epochs without a fix, one a second up to a second before `time`, enough to last `seconds`

@@ -34,6 +34,24 @@ import Testing
         #expect(try lines(of: []) == [])
     }
 
+    /// `tern replay` paces gpsfake from the summary alone (it no longer holds the log): the
+    /// usable fixes and the sentence lines must be counted as the whole-file reader counts them.
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)))
+    func summaryCountsAsTheWholeFileReader() throws {
+        var fixes = 0, sentences = 0
+        for log in SharedData.files(in: "gpsd", suffix: ".log") {
+            let path = SharedData.path("gpsd/\(log)")
+            let summary = try NMEAFile.summary(path: path)
+            let epochs = try NMEAFile.epochs(path: path).epochs.filter(\.isUsable)
+            #expect(summary.usableFixes == epochs.count, "\(log)")
+            #expect(summary.first == epochs.first && summary.last == epochs.last, "\(log)")
+            #expect(summary.sentenceLines == (try NMEAFile.lines(path: path)).filter { $0.hasPrefix("$") || $0.hasPrefix("!") }.count, "\(log)")
+            fixes += summary.usableFixes
+            sentences += summary.sentenceLines
+        }
+        #expect(fixes > 1000 && sentences > fixes)
+    }
+
     @Test func aMissingFileIsNamed() {
         #expect(throws: GPSInputError.self) { try NMEALineReader(path: "/nonexistent/log.nmea") }
         do { _ = try NMEALineReader(path: "/nonexistent/log.nmea") } catch { #expect("\(error)".contains("/nonexistent/log.nmea")) }
