@@ -22,7 +22,7 @@ final class PTY {
     /// Reads what arrives within `seconds`.
     func read(for seconds: Double) -> [UInt8] {
         var out = [UInt8]()
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(TestTiming.seconds(seconds))
         var buf = [UInt8](repeating: 0, count: 4096)
         while Date() < deadline {
             var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)

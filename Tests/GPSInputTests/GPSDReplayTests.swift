@@ -36,7 +36,7 @@ import Testing
             defer { client.stop() }
             func clientSawWarmUp() -> Bool { events.all.contains { if case .nmea(let s) = $0 { return s.contains("tern warm-up") }; return false } }
             func pipeSawWarmUp() -> Bool { ((try? String(contentsOfFile: pipeOut, encoding: .utf8)) ?? "").contains("tern warm-up") }
-            let deadline = Date().addingTimeInterval(15)
+            let deadline = Date().addingTimeInterval(TestTiming.seconds(15))
             while !(clientSawWarmUp() && pipeSawWarmUp()) {
                 guard Date() < deadline else { outcome.error = "gpsd never passed the warm-up sentence on"; return outcome }
                 feed.feed([warmUp], pause: 0)

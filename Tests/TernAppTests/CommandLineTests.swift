@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct CommandLineTests {
     /// `tern demo`: the demo town, a simulated drive through gpsfake → gpsd → tern, arrival, within 120 s.
-    @Test(.timeLimit(.minutes(3))) func demoReachesArrival() async throws {
+    @Test(.timeLimit(.minutes(TestTiming.minutes(3)))) func demoReachesArrival() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let r = try await TernBinary.run(["demo", "--rate", "20", "--log-dir", dir.file("drives")], timeout: 120, in: dir)
@@ -116,7 +116,7 @@ import Testing
     }
 
     /// The same log replayed twice through gpsfake and gpsd gives byte-identical events.
-    @Test(.timeLimit(.minutes(3))) func replayThroughGpsdIsRepeatable() async throws {
+    @Test(.timeLimit(.minutes(TestTiming.minutes(3)))) func replayThroughGpsdIsRepeatable() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let demo = try await TernBinary.run(["demo", "--rate", "40", "--quiet", "--mute", "--direct", "--log-dir", dir.file("d0")], timeout: 60, in: dir)

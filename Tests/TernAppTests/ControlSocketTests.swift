@@ -78,7 +78,7 @@ import Testing
         #expect(watched.contains(#""event":"position""#))
         // the same lines as the drive's events.jsonl
         tern.signal(SIGTERM)
-        _ = tern.wait(timeout: 10)
+        _ = tern.wait(timeout: TestTiming.seconds(10))
         #expect(!FileManager.default.fileExists(atPath: sock))
         let drives = try FileManager.default.contentsOfDirectory(atPath: dir.file("drives"))
         let log = try String(contentsOfFile: dir.file("drives/\(try #require(drives.first))/events.jsonl"), encoding: .utf8)

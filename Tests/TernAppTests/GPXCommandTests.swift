@@ -18,7 +18,7 @@ struct GPXCommandTests {
         return (r.status == 0, r.output)
     }
 
-    @Test(.timeLimit(.minutes(2))) func loggedDriveBecomesValidGPX() async throws {
+    @Test(.timeLimit(.minutes(TestTiming.minutes(2)))) func loggedDriveBecomesValidGPX() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let map = dir.file("town.tmap")

@@ -60,7 +60,7 @@ struct SearchCommandTests {
 /// says where the car is when there is no route.
 @Suite(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)))
 struct DriveLogAddressTests {
-    @Test(.timeLimit(.minutes(2))) func arrivalIsLoggedWithItsAddress() async throws {
+    @Test(.timeLimit(.minutes(TestTiming.minutes(2)))) func arrivalIsLoggedWithItsAddress() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let map = try TestMaps.extract("liechtenstein").path

@@ -11,7 +11,7 @@ import Testing
 /// write-then-rename; that the fsyncs make it last through a real power cut rests on POSIX.)
 @Suite(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missingMessage)))
 struct StateKillTests {
-    @Test(.timeLimit(.minutes(3))) func killedAtRandomTheStateIsOldOrNewNeverTorn() async throws {
+    @Test(.timeLimit(.minutes(TestTiming.minutes(3)))) func killedAtRandomTheStateIsOldOrNewNeverTorn() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let map = try TestMaps.extract("liechtenstein").path
@@ -41,7 +41,7 @@ struct StateKillTests {
             let ctl = try ChildProcess(tern, ["ctl", "--socket", sock] + line.split(separator: " ").map(String.init))
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...60, using: &rng)))
             run.signal(SIGKILL)
-            _ = run.wait(timeout: 10)
+            _ = run.wait(timeout: TestTiming.seconds(10))
             ctl.stop(grace: 0.2)
             let now: TripState
             do {

@@ -25,7 +25,7 @@ import Testing
         #expect(PromptAssembly.words("In 1.5 kilometres, keep left.") == ["in", "1.5", "kilometres", "keep", "left"])
     }
 
-    @Test(.timeLimit(.minutes(3))) func promptFromClipsAndEspeak() async throws {
+    @Test(.timeLimit(.minutes(TestTiming.minutes(3)))) func promptFromClipsAndEspeak() async throws {
         let dir = TempDir()
         defer { dir.remove() }
         let pack = try Self.makePack(in: dir)
