@@ -3,13 +3,6 @@ import Glibc
 import Geo
 import MapData
 
-/// The roads around the car, copied out of the map one grid cell at a time into flat arrays in
-/// a local metric frame, with a finer index: the shapes are cut into runs of at most 8
-/// segments with a bounding box, listed under the 4 × 4 sub-cells (about 55 m) they touch. A
-/// fix's candidate search looks only at the runs listed under the sub-cells its circle covers,
-/// instead of walking the map's cells and scattered shape points on every fix. A cell is copied
-/// when the car first comes near it; when too many are held, all are dropped and copied again
-/// as needed; when the car is far from the frame's origin, it moves. Gives the same answers as `RoadMap.nearestEdges` (to rounding).
 /// One `LocalRoads` that several matchers of the same car look their candidates up in. The
 /// copied roads are a cache, the same whoever asks, so sharing changes no answer; it halves what
 /// the engine's two matchers hold (issue #27) and the second one's look-up is the first's.
@@ -19,9 +12,19 @@ public final class NearbyRoads {
     public init(map: RoadMap) { local = LocalRoads(map: map) }
 }
 
+/// The roads around the car, copied out of the map one grid cell at a time into flat arrays in
+/// a local metric frame, with a finer index: the shapes are cut into runs of at most 8
+/// segments with a bounding box, listed under the 4 × 4 sub-cells (about 55 m) they touch. A
+/// fix's candidate search looks only at the runs listed under the sub-cells its circle covers,
+/// instead of walking the map's cells and scattered shape points on every fix. A cell is copied
+/// when the car first comes near it; when too many are held, all are dropped and copied again
+/// as needed; when the car is far from the frame's origin, it moves. Gives the same answers as `RoadMap.nearestEdges` (to rounding).
 struct LocalRoads {
     let map: RoadMap
-    /// Map cells held before starting afresh (each about 220 m square; a few kB each).
+    /// Map cells held before starting afresh (each about 220 m square; a few kB each). 64 is
+    /// about 10 minutes of driving through new cells; a fresh start re-copies the two to four
+    /// cells around the car. It was 400, which filled over the first hour and held 0.7 MB
+    /// (issue #27: memory flat over a day).
     var capacity = 64
     private let chunk = 8
     private let split = 4  // sub-cells per cell side
