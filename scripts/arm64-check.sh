@@ -253,11 +253,13 @@ if [ -n "$shared" ]; then
 fi
 
 SP="--scratch-path $W/scratch -c $config"
+# the tests only when they are run: they @testable-import, which a release build cannot give
+BT=""; [ "$run_tests" = 1 ] && BT="--build-tests"
 if [ "$mode" = cross ]; then
-  step "swift build --build-tests (cross, amd64 root -> aarch64)" \
-    in_root "$build_root" "cd $W/tern && $CROSS_ENV swift build --build-tests $SP $CROSS_ARGS"
+  step "swift build $BT (cross, amd64 root -> aarch64)" \
+    in_root "$build_root" "cd $W/tern && $CROSS_ENV swift build $BT $SP $CROSS_ARGS"
 else
-  step "swift build --build-tests ($mode)" in_root "$build_root" "cd $W/tern && swift build --build-tests $SP"
+  step "swift build $BT ($mode)" in_root "$build_root" "cd $W/tern && swift build $BT $SP"
 fi
 
 if [ "$run_tests" = 1 ]; then
