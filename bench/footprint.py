@@ -16,7 +16,7 @@ Reproduce:  python3 bench/footprint.py [--tern .build/release/tern] [--hours 24]
 """
 import argparse, glob, json, os, subprocess, time
 
-from tern_bench import import_extract, peak_rss_kb, setup, short_peak_rss_kb
+from tern_bench import import_extract, peak_rss_kb, setup, short_peak_rss_kb, status_kb
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--tern", default=".build/release/tern")
@@ -40,14 +40,6 @@ def simulate(out, start, vias, end, extra=()):
     subprocess.run(args, check=True, capture_output=True)
     with open(out) as f:
         return sum(1 for line in f if line.startswith("$GPRMC"))
-
-
-def status_kb(pid, field):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
 
 
 def last_drive_time(log_dir):

@@ -18,6 +18,15 @@ def import_extract(tern, name, work):
     return out
 
 
+def status_kb(pid, field):
+    """A kB field of /proc/PID/status (VmRSS, VmHWM, RssAnon...); 0 when absent."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
 def peak_rss_kb(cmd):
     """Peak RSS (KiB) of the command's own process: its VmHWM, read every 2 ms until it exits,
     for commands that run a while (a replay, an import).
@@ -31,10 +40,7 @@ def peak_rss_kb(cmd):
         hwm = 0
         while p.poll() is None:
             try:
-                with open(f"/proc/{p.pid}/status") as f:
-                    for line in f:
-                        if line.startswith("VmHWM:"):
-                            hwm = max(hwm, int(line.split()[1]))
+                hwm = max(hwm, status_kb(p.pid, "VmHWM"))
             except (FileNotFoundError, ProcessLookupError, ValueError):
                 pass
             time.sleep(0.002)

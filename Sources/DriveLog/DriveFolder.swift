@@ -66,7 +66,6 @@ public struct DriveFolder {
 
     private func file(_ name: String) -> String { Paths.join(path, name) }
 
-
     /// The JSON objects of a file's lines, with "file:line" for errors; a missing file is empty.
     private mutating func lines(_ name: String) throws -> [([String: Any], String)] {
         let p = file(name)

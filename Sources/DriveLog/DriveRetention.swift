@@ -40,10 +40,10 @@ public struct DriveRetention: Sendable, Equatable {
             guard path != current else { continue }
             var modified = -Double.infinity, bytes = 0, isDrive = false
             for file in (try? fm.contentsOfDirectory(atPath: path)) ?? [] {
-                guard let a = try? fm.attributesOfItem(atPath: Paths.join(path, file)) else { continue }
+                guard let st = Paths.fileStatus(Paths.join(path, file)) else { continue }
                 if Self.driveFiles.contains(file) { isDrive = true }
-                bytes += Paths.fileSize(Paths.join(path, file)) ?? 0
-                if let d = a[.modificationDate] as? Date { modified = max(modified, d.timeIntervalSince1970) }
+                bytes += st.bytes
+                modified = max(modified, st.modified)
             }
             // a drive's date is in its folder's name, from the receiver's clock (the files' times
             // are the system clock's, which a Pi without a clock battery may have wrong)

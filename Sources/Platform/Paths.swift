@@ -39,12 +39,15 @@ public enum Paths {
 }
 
 extension Paths {
-    /// The size in bytes of the file at `path`; nil when it cannot be read.
-    /// (stat, not FileManager: without Foundation its `.size` attribute is a UInt, which
-    /// `as? Int` silently turns into nil.)
-    public static func fileSize(_ path: String) -> Int? {
+    /// The size in bytes of the file at `path`, and when it was last modified (seconds since the
+    /// epoch); nil when it cannot be read. (stat, not FileManager: without Foundation its `.size`
+    /// attribute is a UInt, which `as? Int` silently turns into nil.)
+    public static func fileStatus(_ path: String) -> (bytes: Int, modified: Double)? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return Int(st.st_size)
+        return (Int(st.st_size), Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
     }
+
+    /// The size in bytes of the file at `path`; nil when it cannot be read.
+    public static func fileSize(_ path: String) -> Int? { fileStatus(path)?.bytes }
 }

@@ -156,7 +156,6 @@ enum Replay {
         let perEpoch = max(1.0, Double(summary.sentenceLines) / Double(max(1, fixes)))
         let epochSeconds = fixes > 1 ? max(0.05, (last.time - first.time) / Double(fixes - 1)) : 1
         let cycle = epochSeconds / o.rate / perEpoch
-        let lastFixTime = last.time
         // gpsfake starts writing before gpsd has opened its pty and before our client watches:
         // lead in for ~3 s with epochs without a fix, dated before the log's first fix, so no
         // real epoch is lost, and gpsd has learnt the receiver's cycle before the first real
@@ -197,7 +196,7 @@ enum Replay {
                 case .nmea, .fix, .noFix: lastData = Date()  // (not the client's own reconnect events)
                 case .connected, .disconnected, .finished: break
                 }
-                if case .fix(let f) = e, f.time >= lastFixTime - 0.0005 { sawLast = true }
+                if case .fix(let f) = e, f.time >= last.time - 0.0005 { sawLast = true }
                 pipeline.handle(e)
             case .tick:
                 if pipeline.isArrived || sawLast { break }
