@@ -114,7 +114,8 @@ public final class SerialConsole: StatusSink {
     }
 
     private func readLoop() {
-        var buffer = [UInt8]()
+        // a typed line longer than a command can be is refused whole, never cut and run
+        var framer = LineFramer(limit: SerialConsole.lineLimit)
         var chunk = [UInt8](repeating: 0, count: 256)
         while !state.withLock({ $0.closed }) {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -126,15 +127,17 @@ public final class SerialConsole: StatusSink {
                 usleep(200_000)  // hung up (EIO on a pty): wait for it to come back or close
                 continue
             }
-            for b in chunk[0..<n] {
-                if b == 0x0d || b == 0x0a {
-                    if !buffer.isEmpty { onLine?(String(decoding: buffer, as: UTF8.self)); buffer.removeAll() }
-                } else if buffer.count < 512 {
-                    buffer.append(b)
+            for item in framer.feed(chunk[0..<n]) {
+                switch item {
+                case .line(let l): onLine?(l)
+                case .tooLong(let limit): send("error: line too long (at most \(limit) bytes); it was not run")
                 }
             }
         }
     }
+
+    /// The longest line typed on the console (a command with a place name fits many times over).
+    public static let lineLimit = 512
 
     public func close() {
         let already = state.withLock { s -> Bool in defer { s.closed = true }; return s.closed }

@@ -2,24 +2,18 @@ import CZlib
 import FoundationEssentials
 import Glibc
 import Geo
+import Platform
 
-/// Writes a RoadGraph as a .tmap file (format in MapFormat.swift). The file is written to a
-/// temporary name beside the target and renamed, so a crash or a full disk never leaves a
-/// half-written map under the real name.
+/// Writes a RoadGraph as a .tmap file (format in MapFormat.swift), through `AtomicFile`: a crash
+/// or a full disk never leaves a half-written map under the real name, and only a file is replaced.
 public enum MapWriter {
     /// Grid cell size in degrees of latitude (about 220 m); longitude cells are scaled to be square.
     public static let gridCellDegreesLatitude = 0.002
 
     public static func write(_ graph: RoadGraph, to path: String) throws {
         let data = encode(graph)
-        let tmp = path + ".partial"
-        guard FileManager.default.createFile(atPath: tmp, contents: data) else {
-            throw MapError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-        }
-        if rename(tmp, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(tmp)
-            throw MapError.cannotWrite(path: path, reason: reason)
+        do { try AtomicFile.write(data, to: path) } catch let e as AtomicFile.WriteError {
+            throw MapError.cannotWrite(path: path, reason: e.reason)
         }
     }
 

@@ -16,6 +16,7 @@ public func errorText(_ error: Error) -> String {
         default: return "error \(e.code.rawValue)"
         }
     }
+    if let e = error as? AtomicFile.WriteError { return e.reason }
     if let e = error as? POSIXError { return String(cString: strerror(e.code.rawValue)) }
     return "\(error)"
 }

@@ -15,3 +15,23 @@ extension StringProtocol {
         return String(self[first...last])
     }
 }
+
+extension StringProtocol {
+    /// The lines as any editor writes them: LF, CR LF and CR each end a line, and a UTF-8
+    /// byte-order mark before the first is not text (issue #29: in Swift "\r\n" is one
+    /// Character, so a CRLF file split at "\n" was one line and every setting in it was lost).
+    public func textLines() -> [SubSequence] {
+        let body = first == "\u{FEFF}" ? self[index(after: startIndex)...] : self[...]
+        return body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
+    /// The statements of a line-based settings file (tern.conf, a traffic file): each line's
+    /// text before a `#`, trimmed, with its line number counted from 1; blank lines and comments
+    /// are left out.
+    public func statementLines() -> [(number: Int, text: String)] {
+        textLines().enumerated().compactMap { n, raw in
+            let text = (raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmed()
+            return text.isEmpty ? nil : (n + 1, text)
+        }
+    }
+}

@@ -17,12 +17,7 @@ public struct TrafficConditions: Sendable, Equatable {
     /// error naming the file and line.
     public static func parse(_ text: String, source: String) throws -> TrafficConditions {
         var t = TrafficConditions()
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                .trimmed() ?? ""
-            if line.isEmpty { continue }
-            try t.apply(line, place: "\(source):\(n + 1)")
-        }
+        for (n, line) in text.statementLines() { try t.apply(line, place: "\(source):\(n)") }
         return t
     }
 

@@ -1,31 +1,77 @@
+import Console
+import Dispatch
 import FoundationEssentials
 import Glibc
 import Platform
 
 /// The control socket of a running tern (`/run/tern/control`, mode 0660): one command line in,
-/// its reply out (one line, or a list: a header "ok: N …:" and N lines), the console's commands; `watch` turns a connection into a stream of the
-/// event lines of `events.jsonl` as they happen (as gpsd's `?WATCH`). A thread accepts, a thread
-/// per connection reads; replies and events are written under a lock, without SIGPIPE.
+/// its reply out (one line, or a list: a header "ok: N …:" and N lines), the console's commands;
+/// `watch` turns a connection into a stream of the event lines of `events.jsonl` as they happen
+/// (as gpsd's `?WATCH`).
+///
+/// One thread serves every client with poll(2), on non-blocking sockets, as gpsd does. The engine
+/// only queues lines (`send`, `broadcast`) into each client's bounded `ControlOutbox` and never
+/// waits on a client: a watcher that stops reading loses its oldest lines (and is told how many),
+/// not the drive its status line and watchdog (issue #29). Connections are limited; a command
+/// client silent for `Limits.idleSeconds` is closed, and at the limit the one silent the longest
+/// makes room, so idle clients cannot crowd out a maintainer's `tern ctl`.
 final class ControlServer: @unchecked Sendable {
+    struct Limits {
+        /// Clients at once. One more closes the command client silent the longest, or is told
+        /// to try later when all are watching or busy.
+        var connections = 64
+        /// Bytes queued per client before its oldest lines are dropped (about 200 event lines).
+        var outboxBytes = 64 * 1024
+        /// The longest command line; a longer one is refused whole.
+        var lineBytes = 4096
+        /// A client that is not watching and sends nothing for this long is closed.
+        var idleSeconds = 120.0
+    }
+
     final class Connection: @unchecked Sendable {
         let fd: Int32
+        // (under the server's lock: the engine queues, the server's thread writes)
         fileprivate var watching = false
         fileprivate var open = true
-        init(fd: Int32) { self.fd = fd }
+        fileprivate var outbox: ControlOutbox
+        // (the server's thread only)
+        fileprivate var framer: LineFramer
+        fileprivate var lastHeard: Double
+        init(fd: Int32, limits: Limits, now: Double) {
+            self.fd = fd
+            outbox = ControlOutbox(capacity: limits.outboxBytes)
+            framer = LineFramer(limit: limits.lineBytes)
+            lastHeard = now
+        }
+    }
+
+    /// Another tern answers on the socket's path: this one must not take it over.
+    struct Held: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "\(path): another tern is running and answers on this control socket; stop it first (systemctl stop tern), or give this one another --control path"
+        }
     }
 
     let path: String
+    let limits: Limits
     private let listener: Int32
+    /// A pipe that wakes the server's thread when the engine queued lines or stops it.
+    private let wakeRead: Int32, wakeWrite: Int32
     private let lock = Lock()
     private var connections: [Connection] = []
-    private let onLine: (String, Connection) -> Void
     private var stopped = false
+    private let finished = DispatchSemaphore(value: 0)
+    private let onLine: (String, Connection) -> Void
 
-    /// Binds the socket (a stale one left by a crash is replaced); throws with the reason.
-    init(path: String, onLine: @escaping (String, Connection) -> Void) throws {
+    /// Binds the socket (a stale one left by a crash is replaced, a live one is not: `Held`);
+    /// throws with the reason.
+    init(path: String, limits: Limits = Limits(), onLine: @escaping (String, Connection) -> Void) throws {
         self.path = path
+        self.limits = limits
         self.onLine = onLine
         var addr = try ControlServer.address(path)
+        if ControlServer.answers(path) { throw Held(path: path) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw CommandError("\(path): socket: \(String(cString: strerror(errno)))") }
         unlink(path)
@@ -38,13 +84,22 @@ final class ControlServer: @unchecked Sendable {
             throw CommandError("\(path): cannot bind the control socket: \(why)")
         }
         chmod(path, 0o660)
-        guard listen(fd, 8) == 0 else {
+        guard listen(fd, 64) == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
             throw CommandError("\(path): listen: \(why)")
         }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw CommandError("\(path): pipe: \(why)")
+        }
+        for f in [fd, ends[0], ends[1]] { Self.setNonBlocking(f) }
         listener = fd
-        Threads.start(name: "tern-control") { [weak self] in self?.acceptLoop() }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        Threads.start(name: "tern-control") { [self] in serve() }
     }
 
     /// A Unix socket address for a path.
@@ -60,49 +115,15 @@ final class ControlServer: @unchecked Sendable {
         return addr
     }
 
-    private func acceptLoop() {
-        while true {
-            let c = accept(listener, nil, nil)
-            if c < 0 {
-                if errno == EINTR { continue }
-                return  // closed: stopping
-            }
-            let conn = Connection(fd: c)
-            lock.lock()
-            if stopped {
-                lock.unlock()
-                close(c)
-                return
-            }
-            connections.append(conn)
-            lock.unlock()
-            Threads.start(name: "tern-control-client") { [weak self] in self?.readLoop(conn) }
-        }
-    }
-
-    private func readLoop(_ conn: Connection) {
-        var pending = [UInt8]()
-        var buf = [UInt8](repeating: 0, count: 1024)
-        // after a line too long, the rest of it up to its end is dropped, not read as a command
-        var discarding = false
-        while true {
-            let n = read(conn.fd, &buf, buf.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            pending += buf[0..<n]
-            while let nl = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<nl], as: UTF8.self).trimmed()
-                pending.removeSubrange(...nl)
-                if discarding { discarding = false; continue }
-                if !line.isEmpty { onLine(line, conn) }
-            }
-            if pending.count > 4096 {
-                if !discarding { send("error: line too long (at most 4096 bytes)", to: conn) }
-                pending.removeAll()
-                discarding = true
-            }
-        }
-        drop(conn)
+    /// Whether something accepts connections on the path (a live tern, not a stale file).
+    static func answers(_ path: String) -> Bool {
+        guard var addr = try? address(path) else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
     }
 
     /// How many lines follow a list reply's header ("ok: 3 found:" → 3); nil for a one-line reply.
@@ -111,122 +132,172 @@ final class ControlServer: @unchecked Sendable {
         return Int(header.dropFirst(4).prefix { $0.isNumber })
     }
 
-    /// Writes one line to a connection (nothing when it is gone).
+    /// Queues one line (or several joined by "\n") for a connection; nothing when it is gone.
     func send(_ line: String, to conn: Connection) {
-        lock.lock()
-        defer { lock.unlock() }
-        write(line, conn)
+        lock.withLock { if conn.open { conn.outbox.append(line) } }
+        wake()
     }
 
     /// Makes a connection a watcher of the event stream.
     func watch(_ conn: Connection) {
-        lock.lock()
-        conn.watching = true
-        lock.unlock()
+        lock.withLock { conn.watching = true }
     }
 
-    /// Writes an event line to every watcher (the line is made only when someone watches).
+    /// Queues an event line for every watcher (the line is made only when someone watches).
     func broadcast(_ line: @autoclosure () -> String) {
-        lock.lock()
-        defer { lock.unlock() }
-        let watchers = connections.filter { $0.watching && $0.open }
-        if watchers.isEmpty { return }
-        let text = line()
-        for c in watchers { write(text, c) }
-    }
-
-    private func write(_ line: String, _ conn: Connection) {
-        guard conn.open else { return }
-        let bytes = Array((line + "\n").utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { Glibc.send(conn.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { conn.open = false; return }
-            off += n
+        let queued = lock.withLock { () -> Bool in
+            let watchers = connections.filter { $0.watching && $0.open }
+            if watchers.isEmpty { return false }
+            let text = line()
+            for c in watchers { c.outbox.append(text) }
+            return true
         }
+        if queued { wake() }
     }
 
-    private func drop(_ conn: Connection) {
-        lock.lock()
-        conn.open = false
-        connections.removeAll { $0 === conn }
-        lock.unlock()
-        close(conn.fd)
-    }
+    /// Lines dropped for slow readers so far, per open connection (for tests and diagnostics).
+    var droppedLines: [Int] { lock.withLock { connections.map { $0.outbox.droppedTotal } } }
+    var connectionCount: Int { lock.withLock { connections.count } }
 
     func stop() {
-        lock.lock()
-        stopped = true
-        let all = connections
-        lock.unlock()
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for c in all { shutdown(c.fd, Int32(SHUT_RDWR)) }
+        let already = lock.withLock { () -> Bool in defer { stopped = true }; return stopped }
+        guard !already else { return }
+        wake()
+        _ = finished.wait(timeout: .now() + 2)
         unlink(path)
     }
-}
 
-/// `tern ctl [--socket PATH] COMMAND...`: sends one command to a running tern and prints the
-/// reply (a list reply: its header line "ok: N …:" and N lines); `watch` prints the event lines
-/// until the connection ends (or for `--seconds N`).
-enum CtlCommand {
-    static func run(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, valued: ["socket", "seconds"], switches: [])
-        let path = a.value("socket") ?? "/run/tern/control"
-        guard !a.positional.isEmpty else { throw UsageError("ctl needs a command: go LAT,LON, via, cancel, continue, reroute, repeat, mute, status, watch") }
-        let seconds = try a.value("seconds").map { s -> Double in
-            guard let v = Double(s), v > 0 else { throw UsageError("--seconds \(s): expected a positive number") }
-            return v
-        }
-        var addr = try ControlServer.address(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CommandError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard ok == 0 else {
-            // (the socket is group tern's: a maintainer not in the group is told how to join)
-            if errno == EACCES {
-                throw CommandError("\(path): permission denied: the control socket is for group tern (sudo usermod -a -G tern $USER, then log in again; or sudo tern ctl ...)")
-            }
-            throw CommandError("\(path): no tern running there (\(String(cString: strerror(errno))))")
-        }
-        let line = a.positional.joined(separator: " ") + "\n"
-        _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        let watching = a.positional.first == "watch"
-        if let s = seconds {
-            var tv = timeval(tv_sec: Int(s), tv_usec: __suseconds_t((s - s.rounded(.down)) * 1_000_000))
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        }
-        var pending = [UInt8]()
+    private func wake() {
+        var b: UInt8 = 1
+        _ = write(wakeWrite, &b, 1)  // (a full pipe already wakes it)
+    }
+
+    // MARK: the server's thread
+
+    private func serve() {
         var buf = [UInt8](repeating: 0, count: 4096)
-        let deadline = seconds.map { Date().addingTimeInterval($0) }
-        // lines still to come of a list reply ("ok: 3 found:" then three lines)
-        var listLines: Int?
-        while deadline.map({ Date() < $0 }) ?? true {
-            let n = read(fd, &buf, buf.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            pending += buf[0..<n]
-            while let nl = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<nl], as: UTF8.self)
-                pending.removeSubrange(...nl)
-                printOut(line)
-                // a command's reply is one line, or a list whose header says how many follow;
-                // `watch` goes on until the end
-                if watching { continue }
-                if let left = listLines {
-                    if left <= 1 { return 0 }
-                    listLines = left - 1
-                } else if let n = ControlServer.listLength(header: line) {
-                    listLines = n
-                } else {
-                    return line.hasPrefix("error") ? 1 : 0
+        while true {
+            let (isStopped, conns) = lock.withLock { (stopped, connections) }
+            if isStopped { break }
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            let writable = lock.withLock { conns.map { !$0.outbox.isEmpty } }
+            for (c, w) in zip(conns, writable) {
+                fds.append(pollfd(fd: c.fd, events: Int16(POLLIN) | (w ? Int16(POLLOUT) : 0), revents: 0))
+            }
+            // (a second's timeout: idle clients are closed even when nothing happens)
+            let r = poll(&fds, nfds_t(fds.count), 1000)
+            if r < 0 && errno != EINTR { break }
+            if fds[0].revents != 0 { while read(wakeRead, &buf, buf.count) > 0 {} }
+            if fds[1].revents != 0 { acceptAll() }
+            let now = Self.monotonic()
+            for (i, c) in conns.enumerated() {
+                let ev = fds[i + 2].revents
+                if ev & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !receive(c, &buf, now: now) { drop(c); continue }
+                if !flush(c) { drop(c); continue }
+                let idle = lock.withLock { !c.watching && c.outbox.isEmpty }
+                if idle && now - c.lastHeard > limits.idleSeconds { drop(c) }
+            }
+        }
+        let all = lock.withLock { () -> [Connection] in defer { connections.removeAll() }; return connections }
+        for c in all { close(c.fd) }
+        close(listener)
+        close(wakeRead)
+        close(wakeWrite)
+        finished.signal()
+    }
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return  // EAGAIN: all taken
+            }
+            Self.setNonBlocking(fd)
+            // at the limit, the command client silent the longest makes room (idle clients
+            // cannot lock a maintainer out); when every one is watching or busy, the new one waits
+            let (full, evicted) = lock.withLock { () -> (Bool, Connection?) in
+                guard connections.count >= limits.connections else { return (false, nil) }
+                let idle = connections.filter { !$0.watching && $0.outbox.isEmpty }.min { $0.lastHeard < $1.lastHeard }
+                return (idle == nil, idle)
+            }
+            if let old = evicted {
+                let msg = "error: closed to make room: too many control connections (at most \(limits.connections))\n"
+                _ = msg.withCString { Glibc.send(old.fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                drop(old)
+            }
+            if full {
+                let msg = "error: too many control connections (at most \(limits.connections)), all watching or busy; try again later\n"
+                _ = msg.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                close(fd)
+                continue
+            }
+            let conn = Connection(fd: fd, limits: limits, now: Self.monotonic())
+            lock.withLock { connections.append(conn) }
+        }
+    }
+
+    /// Reads what a client sent and hands over its lines; false when it is gone.
+    private func receive(_ c: Connection, _ buf: inout [UInt8], now: Double) -> Bool {
+        while true {
+            let n = read(c.fd, &buf, buf.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK
+            }
+            if n == 0 { return false }
+            c.lastHeard = now
+            for item in c.framer.feed(buf[0..<n]) {
+                switch item {
+                case .line(let l):
+                    let line = l.trimmed()
+                    if !line.isEmpty { onLine(line, c) }
+                case .tooLong(let limit):
+                    send("error: line too long (at most \(limit) bytes); it was not run", to: c)
                 }
             }
         }
-        return 0
     }
+
+    /// Writes what is queued for a client until the socket is full; false when it is gone.
+    private func flush(_ c: Connection) -> Bool {
+        lock.withLock {
+            while let chunk = c.outbox.next(gap: { [watching = c.watching] n in Self.gapLine(dropped: n, watching: watching) }) {
+                let n = chunk.withUnsafeBytes { Glibc.send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK { return true }
+                    c.open = false
+                    return false
+                }
+                c.outbox.wrote(n)
+            }
+            return true
+        }
+    }
+
+    /// The line that marks lines dropped for a slow reader: an event line for a watcher (its
+    /// stream stays JSON lines), an error for a command client.
+    static func gapLine(dropped n: Int, watching: Bool) -> String {
+        watching ? #"{"event":"gap","dropped":\#(n)}"#
+            : "error: \(n) reply line\(n == 1 ? "" : "s") dropped: the client did not read them"
+    }
+
+    private func drop(_ c: Connection) {
+        lock.withLock {
+            c.open = false
+            connections.removeAll { $0 === c }
+        }
+        close(c.fd)
+    }
+
+    /// Non-blocking and closed on exec (pipe2 and accept4 need _GNU_SOURCE, which Swift's Glibc
+    /// module does not define).
+    private static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    private static func monotonic() -> Double { ProcessInfo.processInfo.systemUptime }
 }

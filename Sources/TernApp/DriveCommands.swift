@@ -77,7 +77,7 @@ enum DriveCommands {
             }
         }
         do {
-            try DriveSimulator.nmea(fixes).write(toFile: out, atomically: true, encoding: .utf8)
+            try AtomicFile.write(DriveSimulator.nmea(fixes), to: out)
         } catch { throw CommandError("\(out): cannot write: \(errorText(error))") }
         if let path = a.value("truth") {
             // where the car really was, one JSON line per epoch (for the bench's judgements)
@@ -85,7 +85,7 @@ enum DriveCommands {
                 JSONValue.object([("t", .num($0.time, 3)), ("lat", .num($0.coordinate.latitude, 7)), ("lon", .num($0.coordinate.longitude, 7)),
                                   ("speed", .num($0.speedMetersPerSecond, 2)), ("course", .num($0.courseDegrees, 1))]).serialized()
             }
-            do { try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            do { try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: path) } catch {
                 throw CommandError("\(path): cannot write: \(errorText(error))")
             }
         }
@@ -178,7 +178,7 @@ enum DriveCommands {
         options.seed = 7
         let fixes = DriveSimulator(map: map, options: options).drive(route)
         let log = Paths.join(work, "demo-drive.nmea")
-        try DriveSimulator.nmea(fixes).write(toFile: log, atomically: true, encoding: .utf8)
+        try AtomicFile.write(DriveSimulator.nmea(fixes), to: log)
         printError(String(printf: "tern demo: simulated drive of %.2f km, %d fixes; replaying at %gx through %@", route.distanceMeters / 1000,
                           fixes.count, rate, a.has("direct") ? "the log directly" : "gpsfake → gpsd → tern"))
         var o = ReplayOptions(log: log, mapPath: mapPath, waypoints: [DemoTown.destination])

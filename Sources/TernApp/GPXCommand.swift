@@ -12,7 +12,7 @@ enum GPXCommand {
             printOut(String(text.dropLast()))  // (printOut ends the line)
             return 0
         }
-        do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw CommandError("\(out): \(errorText(error))") }
+        do { try AtomicFile.write(text, to: out) } catch { throw CommandError("\(out): \(errorText(error))") }
         printError("tern gpx: \(out): \(drive.raw.count) receiver fixes, \(drive.track.count) track points, \(drive.events.count) events")
         return 0
     }

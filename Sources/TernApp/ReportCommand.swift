@@ -9,7 +9,7 @@ enum ReportCommand {
         let (a, drive, name) = try loadDrive(args, command: "report")
         guard let out = a.value("o") ?? a.value("output") else { throw UsageError("report needs -o report.html") }
         let html = DriveReport.html(drive, title: "Tern drive \(name)")
-        do { try html.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw CommandError("\(out): \(errorText(error))") }
+        do { try AtomicFile.write(html, to: out) } catch { throw CommandError("\(out): \(errorText(error))") }
         printError(String(printf: "tern report: %@: %.0f KB", out, Double(html.utf8.count) / 1024))
         return 0
     }

@@ -41,6 +41,15 @@ enum RunCommand {
         let map: RoadMap
         do { map = try RoadMap(path: config.map) } catch { throw CommandError("\(error)") }
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
+        // (first: a second tern on the same socket stops here, before it opens a drive or speaks)
+        var control: ControlServer?
+        if let path = config.control {
+            do {
+                control = try ControlServer(path: path) { line, conn in continuation.yield(.control(line, conn)) }
+            } catch let held as ControlServer.Held {
+                throw CommandError("\(held)")
+            } catch { printError("tern: \(error); no control socket (tern ctl will not reach this tern)") }
+        }
 
         let recorder = try? DriveRecorder(logDirectory: config.logDirectory, waitForFix: true) { printError("tern: \($0)") }
         recorder?.syncSeconds = config.logSyncSeconds
@@ -89,12 +98,6 @@ enum RunCommand {
             _ = desk.handle(.go(destination: d, vias: []), pipeline: pipeline)
         } else if let resumed = desk.resume(pipeline: pipeline) {
             printError("tern: \(resumed)")
-        }
-        var control: ControlServer?
-        if let path = config.control {
-            do {
-                control = try ControlServer(path: path) { line, conn in continuation.yield(.control(line, conn)) }
-            } catch { printError("tern: \(error); no control socket (tern ctl will not reach this tern)") }
         }
         pipeline.onEvent = { [weak control] e in
             desk.observe(e, pipeline: pipeline)

@@ -57,17 +57,25 @@ extension RunCommand {
         /// Every setting, as a tern.conf key and as a `tern run --KEY VALUE` option.
         static let keys = ["map", "gpsd", "console", "baud", "speech", "log-dir", "locale", "units", "destination", "waypoints", "control", "traffic", "off-route", "progress-meters", "progress-seconds", "state-dir", "timezone", "log-sync", "volume", "rate", "voice", "verbosity", "speeding-margin", "log-keep-days", "log-max-mb"]
 
-        /// Reads `key = value` lines (`#` comments); unknown keys and bad values are errors naming the line.
+        /// Reads `key = value` lines (`#` comments; LF or CR LF, a byte-order mark or none). Every
+        /// unknown key and bad value is an error naming its file and line, all of them at once: a
+        /// maintainer at the car fixes the file in one go.
         mutating func load(_ path: String) throws {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CommandError("\(path): cannot read the configuration") }
-            for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                    .trimmed() ?? ""
-                if line.isEmpty { continue }
-                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
-                guard parts.count == 2 else { throw CommandError("\(path):\(n + 1): expected key = value") }
-                try set(parts[0], parts[1], at: "\(path):\(n + 1)")
+            let text: String
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw CommandError("\(path): cannot read the configuration (\(errorText(error)); it must be UTF-8 text)")
             }
+            var problems = [String]()
+            for (n, line) in text.statementLines() {
+                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
+                do {
+                    guard parts.count == 2 else { throw CommandError("\(path):\(n): expected key = value, got `\(line)`") }
+                    try set(parts[0], parts[1], at: "\(path):\(n)")
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+            if !problems.isEmpty { throw CommandError(problems.joined(separator: "\n")) }
         }
 
         mutating func set(_ key: String, _ value: String, at place: String) throws {

@@ -132,35 +132,6 @@ struct StateFile {
     func save(_ state: TripState) throws {
         let folder = Paths.directory(path)
         try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
-        let tmp = path + ".partial"
-        let bytes = Array(state.json.utf8)
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StateError("\(tmp): \(String(cString: strerror(errno)))") }
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + off, bytes.count - off) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let why = n < 0 ? String(cString: strerror(errno)) : "nothing written"
-                close(fd)
-                unlink(tmp)
-                throw StateError("\(tmp): \(why)")
-            }
-            off += n
-        }
-        let synced = fsync(fd) == 0
-        let why = String(cString: strerror(errno))
-        close(fd)
-        guard synced else { unlink(tmp); throw StateError("\(tmp): \(why)") }
-        guard rename(tmp, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(tmp)
-            throw StateError("\(path): \(why)")
-        }
-        // the rename itself reaches the disk with the folder's entry
-        let dir = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else { throw StateError("\(folder): \(String(cString: strerror(errno)))") }
-        defer { close(dir) }
-        guard fsync(dir) == 0 else { throw StateError("\(folder): \(String(cString: strerror(errno)))") }
+        do { try AtomicFile.write(state.json, to: path) } catch { throw StateError("\(error)") }
     }
 }

@@ -9,26 +9,10 @@ import Testing
 /// socket: status, go, a bad command, and `watch` streaming the event lines as they happen.
 @Suite(.serialized) struct ControlSocketTests {
     @Test func ctlTalksToARunningTern() async throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let map = dir.file("town.tmap")
-        _ = try DemoTown.build(mapPath: map, workDirectory: dir.path)
-        let from = DemoTown.start, to = DemoTown.destination
-        let nmea = dir.file("drive.nmea")
-        let sim = try await TernBinary.run(["simulate", "--map", map, "--from", "\(from.latitude),\(from.longitude)",
-                                            "--to", "\(to.latitude),\(to.longitude)", "-o", nmea], timeout: 60, in: dir)
-        #expect(sim.exitCode == 0, "\(sim.output)")
-        let lines = try String(contentsOfFile: nmea, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
-
-        let feed = try GPSDFeed()
-        defer { feed.stop() }
-        let sock = dir.file("control")
-        let tern = try ChildProcess(try #require(TernBinary.path),
-                                    ["run", "--map", map, "--gpsd", "127.0.0.1:\(feed.port)", "--console", "none", "--speech", "file:FILE=\(dir.file("prompts.wav")),FORMAT=wav",
-                                     "--log-dir", dir.file("drives"), "--control", sock, "--state-dir", dir.file("state")],
-                                    outputPath: dir.file("run.out"))
-        defer { tern.stop(grace: 2) }
-        #expect(await waitUntilAsync(seconds: 10, poll: 0.05) { FileManager.default.fileExists(atPath: sock) })
+        let run = try await RunningTern()
+        defer { run.stop() }
+        let (dir, lines, feed, sock, tern) = (run.dir, run.lines, run.feed, run.sock, run.tern)
+        let to = DemoTown.destination
 
         let status = try await TernBinary.run(["ctl", "--socket", sock, "status"], timeout: 10, in: dir)
         #expect(status.exitCode == 0)
@@ -84,5 +68,79 @@ import Testing
         let log = try String(contentsOfFile: dir.file("drives/\(try #require(drives.first))/events.jsonl"), encoding: .utf8)
         let logged = Set(log.split(separator: "\n"))
         #expect(events.allSatisfy { logged.contains($0) })
+    }
+
+    /// Issue #29: ten watchers that never read and two hundred idle clients do not stop guidance
+    /// or lock a maintainer out, and a second tern does not take the socket over.
+    @Test func stalledWatchersAndIdleClientsNeverStopGuidance() async throws {
+        let run = try await RunningTern()
+        defer { run.stop() }
+        let (dir, map, lines, feed, sock, tern) = (run.dir, run.map, run.lines, run.feed, run.sock, run.tern)
+        let to = DemoTown.destination
+
+        // a second tern stops at once with the reason; the first keeps its socket
+        let second = try await TernBinary.run(["run", "--map", map, "--gpsd", "127.0.0.1:\(feed.port)", "--console", "none", "--speech", "none",
+                                               "--log-dir", dir.file("drives2"), "--control", sock], timeout: 20, in: dir)
+        #expect(second.exitCode != 0 && second.output.contains("another tern is running"), "\(second.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("drives2")), "the second tern opened a drive")
+
+        let stalled = (0..<10).compactMap { _ in try? Client(sock) }
+        defer { stalled.forEach { $0.close() } }
+        for c in stalled { c.send("watch\n") }
+        let idle = (0..<200).compactMap { _ in try? Client(sock) }
+        defer { idle.forEach { $0.close() } }
+        let go = try await TernBinary.run(["ctl", "--socket", sock, "go", "\(to.latitude),\(to.longitude)"], timeout: 10, in: dir)
+        #expect(go.exitCode == 0, "\(go.output)")
+
+        let feeding = Task.detached { feed.feed(lines, pause: 0.01) }
+        var slowest = 0.0, failed = [String]()
+        let events = dir.path + "/drives"
+        func arrived() -> Bool {
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: events)) ?? []
+            return folders.contains { ((try? String(contentsOfFile: "\(events)/\($0)/events.jsonl", encoding: .utf8)) ?? "").contains(#""event":"arrived""#) }
+        }
+        let deadline = Date().addingTimeInterval(TestTiming.seconds(60))
+        while !arrived() && Date() < deadline {
+            let status = try await TernBinary.run(["ctl", "--socket", sock, "status"], timeout: 10, in: dir)
+            slowest = max(slowest, status.seconds)
+            if status.exitCode != 0 || !status.output.hasPrefix("ok: ") { failed.append(status.output) }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        await feeding.value
+        #expect(arrived(), "no arrival with stalled and idle clients")
+        #expect(failed.isEmpty, "\(failed.prefix(3))")
+        #expect(slowest < TestTiming.seconds(3), "tern ctl status took \(slowest) s")
+        #expect(tern.isRunning)
+    }
+}
+
+/// `tern run` on the demo town's map, reading a real gpsd that the test feeds, its control socket
+/// at dir/control, with a simulated drive across the town ready to feed.
+final class RunningTern {
+    let dir = TempDir()
+    let map: String, lines: [String], feed: GPSDFeed, sock: String, tern: ChildProcess
+
+    init() async throws {
+        map = dir.file("town.tmap")
+        _ = try DemoTown.build(mapPath: map, workDirectory: dir.path)
+        let from = DemoTown.start, to = DemoTown.destination
+        let nmea = dir.file("drive.nmea")
+        let sim = try await TernBinary.run(["simulate", "--map", map, "--from", "\(from.latitude),\(from.longitude)",
+                                            "--to", "\(to.latitude),\(to.longitude)", "-o", nmea], timeout: 60, in: dir)
+        #expect(sim.exitCode == 0, "\(sim.output)")
+        lines = try String(contentsOfFile: nmea, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+        feed = try GPSDFeed()
+        sock = dir.file("control")
+        tern = try ChildProcess(try #require(TernBinary.path),
+                                ["run", "--map", map, "--gpsd", "127.0.0.1:\(feed.port)", "--console", "none", "--speech", "file:FILE=\(dir.file("prompts.wav")),FORMAT=wav",
+                                 "--log-dir", dir.file("drives"), "--control", sock, "--state-dir", dir.file("state")],
+                                outputPath: dir.file("run.out"))
+        #expect(await waitUntilAsync(seconds: 10, poll: 0.05) { FileManager.default.fileExists(atPath: self.sock) })
+    }
+
+    func stop() {
+        tern.stop(grace: 2)
+        feed.stop()
+        dir.remove()
     }
 }
