@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "MapMatchingTests", dependencies: ["MapMatching", "Positioning", "MapCompiler", "MapData", "Routing", "Simulation", "Geo", "TestSupport"]),
         .testTarget(name: "FeatureCheckTests", dependencies: ["FeatureCheck", "TestSupport"]),
         .testTarget(name: "TernAppTests", dependencies: ["TernApp", "TestSupport", "JSONLines", "Speech", "Simulation", "Geo", "MapData",
-                                                        "MapCompiler", "Navigation", "Routing", "Search", "Console"]),
+                                                        "MapCompiler", "Navigation", "Routing", "Search", "Console", "Guidance", "GPSInput"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// The lines of a log file, read a block at a time: `replay --direct` of a day's drive holds one
 /// block, not the file (issue #27: nothing grows with the drive's length but the log on disk).
@@ -13,8 +14,10 @@ public final class NMEALineReader: IteratorProtocol, Sequence {
 
     /// Opens `path`; throws `GPSInputError.cannotRead` naming it.
     public init(path: String) throws {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw GPSInputError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        switch RegularFile.openForReading(path) {
+        case .success(let d): fd = d
+        case .failure(let refusal): throw GPSInputError.cannotRead(path: path, reason: refusal.reason)
+        }
         buffer.reserveCapacity(NMEALineReader.blockSize * 2)
     }
 

@@ -91,7 +91,9 @@ public struct NMEAParser: Sendable {
                 if let kmh = NMEAParser.number(fields[7]) { epoch.speed = epoch.speed ?? kmh / 3.6 }
             }
         case "ZDA":
-            if fields.count > 4, let d = Int(fields[2]), let m = Int(fields[3]), let y = Int(fields[4]) {
+            // (a date no calendar has, a year of 3000000000, is not taken: the RMC's date stands)
+            if fields.count > 4, let d = Int(fields[2]), let m = Int(fields[3]), let y = Int(fields[4]),
+               FixTime.utc(year: y, month: m, day: d, hour: 0, minute: 0, second: 0) != nil {
                 date = (y, m, d)
                 epoch.dateSeen = true
             }
@@ -112,7 +114,8 @@ public struct NMEAParser: Sendable {
             if let c = NMEAParser.coordinate(f[3], f[4], f[5], f[6]) { epoch.coordinate = c }
             if let kn = NMEAParser.number(f[7]) { epoch.speed = kn * Speed.metersPerSecondPerKnot }
             if let c = NMEAParser.number(f[8]) { epoch.course = c }
-            if f[9].utf8.count == 6, let d = Int(NMEAParser.part(f[9], 0, 2)), let m = Int(NMEAParser.part(f[9], 2, 4)), let y = Int(NMEAParser.part(f[9], 4)) {
+            if f[9].utf8.count == 6, let d = Int(NMEAParser.part(f[9], 0, 2)), let m = Int(NMEAParser.part(f[9], 2, 4)), let y = Int(NMEAParser.part(f[9], 4)),
+               y >= 0, FixTime.utc(year: 2000 + y, month: m, day: d, hour: 0, minute: 0, second: 0) != nil {
                 date = (y < 80 ? 2000 + y : 1900 + y, m, d)
                 epoch.dateSeen = true
             }

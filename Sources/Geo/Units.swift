@@ -95,8 +95,9 @@ public enum FixTime {
 
     /// Seconds since the epoch for a UTC calendar date and time; nil when out of range.
     public static func utc(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double) -> Double? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
-              second >= 0, second < 61 else { return nil }
+        // (a year from the epoch to the format's end: a ZDA year of 3000000000 trapped below)
+        guard (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+              (0...59).contains(minute), second >= 0, second < 61 else { return nil }
         var tmv = tm()
         tmv.tm_year = Int32(year - 1900)
         tmv.tm_mon = Int32(month - 1)

@@ -231,7 +231,7 @@ public struct GuidanceLocale: Sendable {
     /// A number as spoken: "2.5" or "2,5"; in words where the voice does not read digits.
     func number(_ v: Double) -> String {
         if code == "he", let words = HebrewNumbers.words(v) { return words }
-        let s = v == v.rounded() ? String(Int(v)) : String(printf: "%.1f", v)
+        let s = v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(printf: "%.1f", v)
         return decimal == "." ? s : s.replacing(".", with: decimal)
     }
 

@@ -318,8 +318,13 @@ public struct Instructions: Sendable {
         }
     }
 
+    /// A distance to say or show, 0 up to once round the Earth a hundred times: what a corrupt map
+    /// or a wild fix could make of one (NaN, inf, -1e300) would trap in the rounding to whole metres.
+    static func boundedMeters(_ m: Double) -> Double { m.isFinite ? min(max(m, 0), 4e9) : 0 }
+
     /// Distances as drivers say them: 10 m steps below 100, 50 m steps up to 500, then 100 m steps.
     static func roundedMeters(_ m: Double) -> Int {
+        let m = Instructions.boundedMeters(m)
         if m < 100 { return max(10, Int((m / 10).rounded()) * 10) }
         if m < 500 { return Int((m / 50).rounded()) * 50 }
         return Int((m / 100).rounded()) * 100
@@ -327,6 +332,7 @@ public struct Instructions: Sendable {
 
     /// Short written distance for the status line: "250 m", "1.2 km", "0.3 mi", "200 yd".
     public func shortDistance(_ meters: Double) -> String {
+        let meters = Instructions.boundedMeters(meters)
         switch units {
         case .metric:
             if meters < 1000 { return "\(Int((meters / 10).rounded()) * 10) m" }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Geo
+import Platform
 
 /// A travel direction over an edge: `reversed` means driven to → from. Encoded as `edge << 1 | reversed`.
 public struct DirectedEdge: Hashable, Sendable, Comparable {
@@ -36,12 +37,14 @@ public final class RoadMap: Sendable {
 
     /// Opens and validates a map; throws MapError with the reason for anything wrong with the file.
     public convenience init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw MapError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        let fd: Int32
+        switch RegularFile.openForReading(path) {
+        case .success(let d): fd = d
+        case .failure(let refusal): throw MapError.cannotOpen(path: path, reason: refusal.reason)
+        }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw MapError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw MapError.cannotOpen(path: path, reason: "is a directory") }
         let size = Int(st.st_size)
         guard size >= MapFormat.headerSize else {
             if size == 0 { throw MapError.corrupt(path: path, detail: "file is empty") }
@@ -337,10 +340,12 @@ public final class RoadMap: Sendable {
     func cellRange(_ lat: ClosedRange<Double>, _ lon: ClosedRange<Double>) -> (Int, Int, Int, Int)? {
         let g = grid
         guard lat.lowerBound.isFinite, lat.upperBound.isFinite, lon.lowerBound.isFinite, lon.upperBound.isFinite else { return nil }
-        let r0 = max(0, Int(max(-1, ((lat.lowerBound - g.minLat) / g.cellLat).rounded(.down))))
-        let r1 = min(g.rows - 1, Int(min(Double(g.rows), ((lat.upperBound - g.minLat) / g.cellLat).rounded(.down))))
-        let c0 = max(0, Int(max(-1, ((lon.lowerBound - g.minLon) / g.cellLon).rounded(.down))))
-        let c1 = min(g.cols - 1, Int(min(Double(g.cols), ((lon.upperBound - g.minLon) / g.cellLon).rounded(.down))))
+        // (each clamped to the grid before it becomes an integer: a latitude of 1e295 is finite)
+        func cell(_ q: Double, _ n: Int) -> Int { Int(min(Double(n), max(-1, q.rounded(.down)))) }
+        let r0 = max(0, cell((lat.lowerBound - g.minLat) / g.cellLat, g.rows))
+        let r1 = min(g.rows - 1, cell((lat.upperBound - g.minLat) / g.cellLat, g.rows))
+        let c0 = max(0, cell((lon.lowerBound - g.minLon) / g.cellLon, g.cols))
+        let c1 = min(g.cols - 1, cell((lon.upperBound - g.minLon) / g.cellLon, g.cols))
         guard r0 <= r1, c0 <= c1 else { return nil }
         return (r0, r1, c0, c1)
     }

@@ -88,7 +88,8 @@ public struct HMMMatcher {
         let index = nextIndex
         nextIndex += 1
         let sigma = max(options.minimumSigmaMeters, p.accuracyMeters / 2.45)
-        var cands = candidates(for: p, sigma: sigma, route: route)
+        // (a position off the globe, from a trace or a filter gone wild, has no roads near it)
+        var cands = p.coordinate.isValid ? candidates(for: p, sigma: sigma, route: route) : []
         guard !cands.isEmpty else {
             // off the roads: nothing to match; the chain goes on from the last column
             if options.keepsDecisions { decided.append((index, unmatched(p.coordinate))) }
@@ -215,7 +216,8 @@ public struct HMMMatcher {
     private var shownRoad: UInt64?
 
     private mutating func candidates(for p: FilteredPosition, sigma: Double, route: Set<UInt32>?) -> [Candidate] {
-        let radius = max(options.radiusMeters, 4 * sigma)
+        // (a sigma gone wild, from a fix no filter should have believed, widens no further than 1 km)
+        let radius = sigma.isFinite ? min(max(options.radiusMeters, 4 * sigma), 1000) : options.radiusMeters
         roads.local.nearest(to: p.coordinate, radius: radius, limit: options.maxCandidates, into: &near)
         var out = [Candidate]()
         out.reserveCapacity(near.count * 2)

@@ -77,20 +77,9 @@ public enum AtomicFile {
             guard stat(target, &st) == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         }
         guard st.st_mode & S_IFMT == S_IFREG else {
-            throw WriteError(path: path, reason: "not a regular file (\(kind(st.st_mode))): refusing to replace it; give a file name")
+            throw WriteError(path: path, reason: "not a regular file (\(RegularFile.kind(st.st_mode))): refusing to replace it; give a file name")
         }
         return target
-    }
-
-    private static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: return "a folder"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        default: return "not a file"
-        }
     }
 
     /// nil when every byte was written, else why not.

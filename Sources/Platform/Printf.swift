@@ -72,8 +72,8 @@ enum Printf {
         switch arg {
         case let v as Int: return v
         case let v as any BinaryInteger: return Int(truncatingIfNeeded: v)
-        case let v as Double: return v.isFinite ? Int(v) : 0
-        case let v as Float: return v.isFinite ? Int(v) : 0
+        case let v as Double: return Int(exactly: v.rounded(.towardZero)) ?? 0
+        case let v as Float: return Int(exactly: v.rounded(.towardZero)) ?? 0
         case let v as Bool: return v ? 1 : 0
         default: return 0
         }

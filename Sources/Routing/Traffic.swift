@@ -35,7 +35,7 @@ public struct TrafficConditions: Sendable, Equatable {
             closed.remove(way)
             speedKmh[way] = nil
         default:
-            guard let v = Double(words[1]), v.isFinite, v > 0, v <= 300 else {
+            guard let v = Double(words[1]), v >= 1, v <= 300 else {  // (1e-300 km/h made a cost no integer holds)
                 throw TrafficError("\(place): `\(words[1])` is not a speed in km/h (1–300), `closed` or `open`")
             }
             speedKmh[way] = v

@@ -10,7 +10,7 @@ enum CtlCommand {
         let path = a.value("socket") ?? "/run/tern/control"
         guard !a.positional.isEmpty else { throw UsageError("ctl needs a command: go LAT,LON, via, cancel, continue, reroute, repeat, mute, status, watch") }
         let seconds = try a.value("seconds").map { s -> Double in
-            guard let v = Double(s), v > 0 else { throw UsageError("--seconds \(s): expected a positive number") }
+            guard let v = Double(s), v > 0, v <= 86_400 * 366 else { throw UsageError("--seconds \(s): expected a positive number of seconds, at most a year") }
             return v
         }
         var addr = try ControlServer.address(path)

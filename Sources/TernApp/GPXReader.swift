@@ -75,8 +75,9 @@ struct GPXReader {
                 continue
             }
             if points[name] != nil {
-                guard let lat = Self.attribute("lat", in: body).flatMap(Double.init), let lon = Self.attribute("lon", in: body).flatMap(Double.init) else {
-                    throw Malformed(line: tagLine, reason: "<\(name)> without numeric lat and lon")
+                guard let lat = Self.attribute("lat", in: body).flatMap(Double.init), let lon = Self.attribute("lon", in: body).flatMap(Double.init),
+                      Coordinate(latitude: lat, longitude: lon).isValid else {
+                    throw Malformed(line: tagLine, reason: "<\(name)> without lat and lon on the globe (-90…90, -180…180)")
                 }
                 let p = TracePoint(time: nil, coordinate: Coordinate(latitude: lat, longitude: lon))
                 if selfClosing { points[name]!.append(p) } else { current = (name, p) }

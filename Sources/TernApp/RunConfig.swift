@@ -62,8 +62,8 @@ extension RunCommand {
         /// maintainer at the car fixes the file in one go.
         mutating func load(_ path: String) throws {
             let text: String
-            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw CommandError("\(path): cannot read the configuration (\(errorText(error)); it must be UTF-8 text)")
+            do { text = try RegularFile.readText(path) } catch {
+                throw CommandError("\(path): cannot read the configuration: \(error)")
             }
             var problems = [String]()
             for (n, line) in text.statementLines() {
@@ -136,7 +136,8 @@ extension RunCommand {
                 }
                 timeZone = value
             case "traffic":
-                guard let text = try? String(contentsOfFile: value, encoding: .utf8) else { throw CommandError("\(place): cannot read traffic file \(value)") }
+                let text: String
+                do { text = try RegularFile.readText(value) } catch { throw CommandError("\(place): cannot read traffic file \(value): \(error)") }
                 do { traffic = try TrafficConditions.parse(text, source: value) } catch { throw CommandError("\(error)") }
             case "waypoints":
                 switch value {

@@ -24,7 +24,8 @@ enum SayCommand {
         }
         var texts = a.positional.isEmpty ? [] : [a.positional.joined(separator: " ")]
         if let f = a.value("file") {
-            guard let body = try? String(contentsOfFile: f, encoding: .utf8) else { throw CommandError("\(f): cannot read") }
+            let body: String
+            do { body = try RegularFile.readText(f) } catch { throw CommandError("\(f): cannot read: \(error)") }
             texts += body.textLines().map { $0.trimmed() }.filter { !$0.isEmpty }
         }
         guard !texts.isEmpty else { throw UsageError("say needs the text to speak, or --file PROMPTS.txt") }

@@ -3,6 +3,7 @@ import Glibc
 import JSONLines
 import Geo
 import GPSInput
+import Platform
 
 /// A recorded track to match: points with a time when the file has one.
 struct TracePoint: Sendable {
@@ -17,7 +18,8 @@ struct TracePoint: Sendable {
 /// drive log's `track.jsonl`. A file with no point in it is an error, not an empty match.
 enum TraceReader {
     static func read(_ path: String) throws -> [TracePoint] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("\(path): cannot read") }
+        let data: Data
+        do { data = Data(try RegularFile.read(path)) } catch { throw CommandError("\(path): cannot read: \(error)") }
         let lower = path.lowercased()
         let points: [TracePoint]
         if lower.hasSuffix(".gpx") {
@@ -76,6 +78,9 @@ enum TraceReader {
             } else {
                 throw CommandError("\(path): point \(i): expected {\"point\": \"POINT(lon lat)\"} or [lat, lon]")
             }
+        }
+        if let bad = out.firstIndex(where: { !$0.coordinate.isValid }) {
+            throw CommandError("\(path): point \(bad): not a position on the globe (\(out[bad].coordinate.latitude), \(out[bad].coordinate.longitude))")
         }
         return out
     }

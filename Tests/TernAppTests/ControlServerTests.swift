@@ -52,9 +52,11 @@ import Testing
         let got = stalled.readLines(until: { $0.last?.hasSuffix("19999") == true }, seconds: 10)
         #expect(got.first == "ok: watching")
         #expect(got.last?.hasSuffix("19999") == true, "\(got.suffix(2))")
+        // (one gap line where lines went; more than one when the server's thread wrote a few
+        // lines between the drops, as it does on a busy machine; together they count every loss)
         let gaps = got.filter { $0.hasPrefix(#"{"event":"gap","dropped":"#) }
-        #expect(gaps.count == 1, "\(gaps)")
-        let dropped = gaps.first.flatMap { Int($0.dropFirst(#"{"event":"gap","dropped":"#.count).dropLast()) } ?? 0
+        #expect(!gaps.isEmpty, "no gap line")
+        let dropped = gaps.compactMap { Int($0.dropFirst(#"{"event":"gap","dropped":"#.count).dropLast()) }.reduce(0, +)
         let events = got.filter { $0.hasPrefix(#"{"event":"position""#) }
         #expect(dropped > 0 && dropped + events.count == 20_000, "\(dropped) dropped, \(events.count) read")
         // at most the outbox and the socket's buffer were held for it

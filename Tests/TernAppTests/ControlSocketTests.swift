@@ -121,13 +121,8 @@ final class RunningTern {
     let map: String, lines: [String], feed: GPSDFeed, sock: String, tern: ChildProcess
 
     init() async throws {
-        map = dir.file("town.tmap")
-        _ = try DemoTown.build(mapPath: map, workDirectory: dir.path)
-        let from = DemoTown.start, to = DemoTown.destination
-        let nmea = dir.file("drive.nmea")
-        let sim = try await TernBinary.run(["simulate", "--map", map, "--from", "\(from.latitude),\(from.longitude)",
-                                            "--to", "\(to.latitude),\(to.longitude)", "-o", nmea], timeout: 60, in: dir)
-        #expect(sim.exitCode == 0, "\(sim.output)")
+        map = try TownDrive.map(dir)
+        let nmea = try await TownDrive.drive(dir, map: map)
         lines = try String(contentsOfFile: nmea, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
         feed = try GPSDFeed()
         sock = dir.file("control")

@@ -30,7 +30,7 @@ import Testing
 
     @Test(arguments: [
         ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkseg></trk></gpx>", "line 1: </trkseg> closes <trkpt>"),
-        ("<gpx>\n<trk>\n<trkseg>\n<trkpt lat=\"north\" lon=\"2\"/>\n</trkseg></trk></gpx>", "line 4: <trkpt> without numeric lat and lon"),
+        ("<gpx>\n<trk>\n<trkseg>\n<trkpt lat=\"north\" lon=\"2\"/>\n</trkseg></trk></gpx>", "line 4: <trkpt> without lat and lon on the globe"),
         ("<gpx><trk>", "<trk> is never closed"),
         ("<gpx><!-- open", "<!-- is never closed"),
     ])

@@ -24,13 +24,10 @@ import Testing
     @Test func simulateRefusesADeviceAsItsOutput() async throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let map = dir.file("town.tmap")
-        _ = try DemoTown.build(mapPath: map, workDirectory: dir.path)
-        let from = DemoTown.start, to = DemoTown.destination
+        let map = try TownDrive.map(dir)
         let folder = dir.file("out")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let r = try await TernBinary.run(["simulate", "--map", map, "--from", "\(from.latitude),\(from.longitude)",
-                                          "--to", "\(to.latitude),\(to.longitude)", "-o", folder], timeout: 60, in: dir)
+        let r = try await TernBinary.run(["simulate", "--map", map, "--from", TownDrive.from, "--to", TownDrive.to, "-o", folder], timeout: 60, in: dir)
         #expect(r.exitCode == 1, "\(r.output)")
         #expect(r.output.contains("\(folder): cannot write: not a regular file (a folder)"), "\(r.output)")
         var isDir: ObjCBool = false
