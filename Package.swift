@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "tern", targets: ["tern"]),
         // the engine for a Swift program: NavigationSession, NavigationListener, RouteService
         .library(name: "TernNavigation", targets: ["Navigation", "Drive"]),
+        // every surface that reads outside input, for the fuzzing harnesses in fuzz/ (issue #29)
+        .library(name: "TernInputs", targets: ["Platform", "Geo", "GPSInput", "MapData", "Routing", "Guidance", "Search", "Console", "Simulation", "TernApp"]),
     ],
     targets: [
         // MARK: C and C++ (the only foreign code; see each module's shim.h for why it exists)

@@ -46,7 +46,7 @@ extension RoadMap {
         }
         let g = grid
         // (a cell of under 1e-6° or an origin off the globe would turn every cell computation into nonsense)
-        try check(g.rows > 0 && g.cols > 0 && g.rows * g.cols < 50_000_000 && g.cellLat >= 1e-6 && g.cellLon >= 1e-6
+        try check(g.rows > 0 && g.cols > 0 && g.rows < 50_000_000 && g.cols < 50_000_000 && g.rows * g.cols < 50_000_000 && g.cellLat >= 1e-6 && g.cellLon >= 1e-6
                   && g.cellLat <= 180 && g.cellLon <= 360 && abs(g.minLat) <= 90 && abs(g.minLon) <= 360, "GRID header")
         let cells = g.rows * g.cols
         let gridLen = sectionRange(.grid).count

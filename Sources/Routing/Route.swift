@@ -81,6 +81,8 @@ public enum RoutingError: Error, CustomStringConvertible, Equatable {
     case noRoute(from: Int, to: Int)
     case tooFewWaypoints
     case noRoutingTables
+    /// The map passed its checks but its hierarchy does not hold together (see Router.corruption).
+    case corruptMap(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -88,6 +90,7 @@ public enum RoutingError: Error, CustomStringConvertible, Equatable {
         case let .noRoute(from, to): return "no route from waypoint \(from) to waypoint \(to)"
         case .tooFewWaypoints: return "a route needs at least two waypoints"
         case .noRoutingTables: return "the map has no routing tables; re-import it with this tern"
+        case let .corruptMap(path, detail): return "\(path): map is corrupt: \(detail); routing stopped (tern map-info --verify checks the whole file; import it again)"
         }
     }
 }

@@ -37,6 +37,8 @@ extension Router {
             lengths.append(length)
             result.append(Route(legs: [altLeg], waypoints: [a, b]))
         }
+        // (the alternatives unpacked shortcuts of their own: a corrupt one stops routing here too)
+        try checkHierarchy()
         return (best, result)
     }
 

@@ -21,6 +21,10 @@ public final class Router {
     /// Copies of directed edges (made for via-way restrictions), by the edge they copy: a target
     /// on an edge is reached on any of its copies too.
     private let copiesOf: [UInt32: [UInt32]]
+    /// What unpacking found wrong with the hierarchy since the last `route`: a shortcut without
+    /// the two arcs it stands for, or one that unpacks without end. Only a corrupt map that
+    /// passed its checks can do that; `route` then throws `.corruptMap` rather than answer.
+    public private(set) var corruption: String?
 
     public init(map: RoadMap) {
         self.map = map
@@ -46,6 +50,22 @@ public final class Router {
     /// missing: up to a kilometre).
     public func route(_ waypoints: [Coordinate], headingDegrees: Double? = nil, continueStraight: Bool = true,
                       arrivalHeadingDegrees: Double? = nil, radiiMeters: [Double?] = []) throws -> Route {
+        corruption = nil
+        let found = Result {
+            try routeLegs(waypoints, headingDegrees: headingDegrees, continueStraight: continueStraight,
+                          arrivalHeadingDegrees: arrivalHeadingDegrees, radiiMeters: radiiMeters)
+        }
+        try checkHierarchy()
+        return try found.get()
+    }
+
+    /// Throws when unpacking found the hierarchy corrupt (see `corruption`).
+    func checkHierarchy() throws {
+        if let c = corruption { throw RoutingError.corruptMap(path: map.path, detail: c) }
+    }
+
+    private func routeLegs(_ waypoints: [Coordinate], headingDegrees: Double?, continueStraight: Bool,
+                           arrivalHeadingDegrees: Double?, radiiMeters: [Double?]) throws -> Route {
         guard waypoints.count >= 2 else { throw RoutingError.tooFewWaypoints }
         guard map.routingNodeCount > 0 else { throw RoutingError.noRoutingTables }
         var snaps = [Snap]()
@@ -154,10 +174,13 @@ public final class Router {
             }
             return sameEdgeBehind ? self.referenceSearch(sources, targets) : self.hierarchySearch(sources, targets)
         }
-        if let found = search(),
+        if let found = search(), corruption == nil,
            best == nil || found.cost < best!.cost {
-            let s = sources.first { $0.node == found.nodes.first! }!
-            let t = targets.first { $0.node == found.nodes.last! }!
+            guard let s = sources.first(where: { $0.node == found.nodes.first }),
+                  let t = targets.first(where: { $0.node == found.nodes.last }) else {
+                corruption = "a path through the hierarchy does not join its ends"
+                return nil
+            }
             best = (found.cost, found.nodes, found.arcs, s, t)
         }
         guard let found = best else { return nil }
@@ -257,7 +280,14 @@ public final class Router {
 
     private func unpack(_ from: UInt32, _ to: UInt32, _ arc: HierarchyArc, into nodes: inout [UInt32], _ arcs: inout [HierarchyArc]) {
         var stack = [(from, to, arc)]
+        // a shortest path visits each routing node once: more steps is a cycle of shortcuts
+        var budget = 2 * map.routingNodeCount + 2
         while let (a, b, x) = stack.popLast() {
+            budget -= 1
+            guard budget > 0, corruption == nil else {
+                corruption = corruption ?? "the shortcut \(from)→\(to) unpacks without end"
+                return
+            }
             if x.middle == HierarchyArc.original {
                 nodes.append(b)
                 arcs.append(x)
@@ -265,20 +295,23 @@ public final class Router {
             }
             let m = x.middle
             // a→m is stored among m's down arcs (m ranks below a); m→b among m's up arcs
-            let first = cheapest(map.downArcs(m), map.downArc, node: a)
-            let second = cheapest(map.upArcs(m), map.upArc, node: b)
+            guard let first = cheapest(map.downArcs(m), map.downArc, node: a),
+                  let second = cheapest(map.upArcs(m), map.upArc, node: b) else {
+                corruption = "the shortcut \(a)→\(b) through \(m) has no arc \(a)→\(m) or \(m)→\(b)"
+                return
+            }
             stack.append((m, b, second))
             stack.append((a, m, first))
         }
     }
 
-    private func cheapest(_ range: Range<Int>, _ get: (Int) -> HierarchyArc, node: UInt32) -> HierarchyArc {
+    private func cheapest(_ range: Range<Int>, _ get: (Int) -> HierarchyArc, node: UInt32) -> HierarchyArc? {
         var best: HierarchyArc?
         for k in range {
             let a = get(k)
             if a.node == node, best == nil || a.weight < best!.weight { best = a }
         }
-        return best!
+        return best
     }
 
     /// Plain Dijkstra over every arc of the hierarchy (shortcuts are real paths, so distances are

@@ -65,6 +65,11 @@ extension RunCommand {
             do { text = try RegularFile.readText(path) } catch {
                 throw CommandError("\(path): cannot read the configuration: \(error)")
             }
+            try apply(text: text, path: path)
+        }
+
+        /// The settings of a configuration file's text; throws naming every bad line of `path`.
+        mutating func apply(text: String, path: String) throws {
             var problems = [String]()
             for (n, line) in text.statementLines() {
                 let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
@@ -161,5 +166,16 @@ extension RunCommand {
             default: throw CommandError("\(place): unknown setting `\(key)`")
             }
         }
+    }
+}
+
+/// tern.conf's rules for a tool that checks a configuration without running it (the fuzzing
+/// harness in fuzz/): the same reader `tern run` uses.
+public enum ConfigurationCheck {
+    /// The problems of a configuration's text, one line each; empty when every line is good.
+    public static func problems(in text: String, source: String) -> [String] {
+        var config = RunCommand.Config()
+        do { try config.apply(text: text, path: source) } catch { return "\(error)".split(separator: "\n").map(String.init) }
+        return []
     }
 }
