@@ -24,9 +24,14 @@ done
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(nmea tmap config command search)
 mkdir -p "$work/findings"
 echo "fuzz.sh: building the harnesses with --sanitize=fuzzer (release) in $work/build"
-swift build -c release --sanitize=fuzzer --package-path fuzz --scratch-path "$work/build" 2>&1 | grep -E "error|warning: unre|Compiling tern-fuzz|Build" || true
+# (the build plan of a path dependency is cached: without this, a file added to Tern is not seen)
+rm -f "$work/build/release.yaml"
+if ! swift build -c release --sanitize=fuzzer --package-path fuzz --scratch-path "$work/build" >"$work/build.log" 2>&1; then
+    grep -E "error" "$work/build.log" | head -20 >&2
+    echo "fuzz.sh: the build failed (all of it in $work/build.log)" >&2
+    exit 1
+fi
 bin="$work/build/release/tern-fuzz"
-[ -x "$bin" ] || { echo "fuzz.sh: the build failed" >&2; exit 1; }
 found=0
 for h in "${harnesses[@]}"; do
     corpus="$work/corpus/$h"
