@@ -13,7 +13,9 @@ import Navigation
 /// the input being handled (written line by line, 6–7 calls a fix were 12% of a replay's CPU).
 /// A write reaches the card only with an fsync: every `syncSeconds` of wall time at a flush, and
 /// at `close`, so a power cut loses at most the last `syncSeconds` (2 s by default; `log-sync`
-/// in tern.conf). A full disk stops recording, is reported once, and never stops guidance.
+/// in tern.conf). A full disk stops the file it fills, not the others (the small events and track
+/// files may still fit when the raw log does not); each stopped file is reported once, tried
+/// again every `retrySeconds`, and what it lost is counted (`losses`). Guidance never stops.
 public final class DriveRecorder {
     /// Where the drive is recorded (with `waitForFix`, where it will be once a fix comes).
     public private(set) var folder: String
@@ -22,8 +24,12 @@ public final class DriveRecorder {
     private var opened = false
     /// What is kept of a drive's start while it has no fix yet (the newest sentences).
     static let waitingBytes = 512 * 1024
-    private var raw = Output(), events = Output(), track = Output()
-    private var failed = false
+    private var raw = Output(name: "raw.nmea"), events = Output(name: "events.jsonl"), track = Output(name: "track.jsonl")
+    /// The drive's folder could not be made: nothing is recorded.
+    private var folderFailed = false
+    /// How long a file that could not be written waits before it is tried again (a full disk may
+    /// get room: retention removes old drives, a maintainer frees space).
+    public var retrySeconds = 30.0
     private let onProblem: (String) -> Void
     /// A buffer this large is written without waiting for the input's end (a log replayed
     /// directly hands over all its sentences before its first fix).
@@ -36,10 +42,27 @@ public final class DriveRecorder {
     /// How many times the files were made durable (the policy is checked by it in tests).
     public private(set) var syncs = 0
 
-    /// One file and the lines not yet written to it.
+    /// One file, the lines not yet written to it, and whether writing it stopped.
     private struct Output {
+        let name: String
         var fd: Int32 = -1
         var pending: [UInt8] = []
+        /// Why writing stopped (a full disk), and when (monotonic seconds); nil: writing.
+        var stoppedBy: String?
+        var stoppedAt = 0.0
+        var lostLines = 0
+        /// The last reason it stopped (kept when it is written again, for the summary).
+        var lastProblem: String?
+        /// The file ends inside a line (a write stopped part-way): the next write begins a new one.
+        var torn = false
+    }
+
+    /// What a file lost: its name, the lines dropped, and why.
+    public struct Loss: Sendable, Equatable {
+        public let file: String
+        public let lines: Int
+        public let reason: String
+        public init(file: String, lines: Int, reason: String) { (self.file, self.lines, self.reason) = (file, lines, reason) }
     }
 
     /// Creates `<logDirectory>/<name>/`; `name` defaults to the UTC start time (a suffix is added
@@ -120,7 +143,7 @@ public final class DriveRecorder {
     }
 
     public func record(_ event: NavigationEvent) {
-        if !opened, !failed, case .position = event.kind {
+        if !opened, !folderFailed, case .position = event.kind {
             do {
                 try create(DriveRecorder.folderName(event.time))
                 if let r = retention {
@@ -134,7 +157,7 @@ public final class DriveRecorder {
                     }
                 }
             } catch {
-                failed = true
+                folderFailed = true
                 onProblem("cannot create a drive folder in \(logDirectory) (\(error)); drives are not logged, guidance goes on")
             }
         }
@@ -153,7 +176,7 @@ public final class DriveRecorder {
 
     /// Adds bytes to a file's buffer, written at the next `flush` or when the buffer is full.
     private func buffer(_ out: inout Output, _ fill: (inout [UInt8]) -> Void) {
-        guard !failed, out.fd >= 0 || !opened else { return }
+        guard !folderFailed, out.fd >= 0 || !opened else { return }
         fill(&out.pending)
         if !opened {
             // no fix yet: keep the newest lines only, from the start of a line
@@ -190,44 +213,89 @@ public final class DriveRecorder {
         }
     }
 
-    /// fsync(2) of the three files; the first failure is reported once (a failing card).
+    /// fsync(2) of the three files; a failure stops that file as a failed write does (a full
+    /// disk or a failing card may show only here, when the data reaches it).
     private func sync() {
         syncs += 1
-        for fd in [raw.fd, events.fd, track.fd] where fd >= 0 {
-            // (a full disk or a failing card may show only here, when the data reaches it)
-            if fsync(fd) != 0, errno != EINVAL, !failed {
-                failed = true
-                onProblem("drive log not saved whole (\(String(cString: strerror(errno)))) in \(folder)")
+        for k in 0..<3 {
+            withOutput(k) { out in
+                guard out.fd >= 0, out.stoppedBy == nil, fsync(out.fd) != 0, errno != EINVAL else { return }
+                stop(&out, String(cString: strerror(errno)), lostLines: 0)
             }
+        }
+    }
+
+    private func withOutput(_ k: Int, _ body: (inout Output) -> Void) {
+        switch k {
+        case 0: body(&raw)
+        case 1: body(&events)
+        default: body(&track)
         }
     }
 
     private func write(_ out: inout Output) {
         guard !out.pending.isEmpty else { return }
         defer { out.pending.removeAll(keepingCapacity: true) }
-        guard !failed, out.fd >= 0 else { return }
+        guard out.fd >= 0 else { return }
+        let now = ProcessInfo.processInfo.systemUptime
+        if out.stoppedBy != nil, now - out.stoppedAt < retrySeconds {
+            out.lostLines += out.pending.lazy.filter { $0 == 0x0a }.count
+            return
+        }
         let fd = out.fd
-        var problem: String?
-        out.pending.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else {
-                    problem = n < 0 ? String(cString: strerror(errno)) : "short write"
-                    return
+        var problem: String?, done = 0
+        if out.torn, Glibc.write(fd, [UInt8(0x0a)], 1) != 1 { problem = String(cString: strerror(errno)) }
+        if problem == nil {
+            out.pending.withUnsafeBytes { bytes in
+                while done < bytes.count {
+                    let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else {
+                        problem = n < 0 ? String(cString: strerror(errno)) : "short write"
+                        return
+                    }
+                    done += n
                 }
-                done += n
             }
         }
         if let problem {
-            failed = true
-            onProblem("drive log stopped (\(problem)) in \(folder); guidance goes on")
+            if done > 0 && out.pending[done - 1] != 0x0a { out.torn = true }
+            stop(&out, problem, lostLines: out.pending[done...].lazy.filter { $0 == 0x0a }.count)
+            return
+        }
+        out.torn = false
+        if let why = out.stoppedBy {
+            onProblem("drive log: \(out.name) written again in \(folder) after \(out.lostLines) line\(out.lostLines == 1 ? "" : "s") lost (\(why))")
+            out.stoppedBy = nil
         }
     }
 
-    /// Whether recording stopped on an error (e.g. a full disk).
-    public var hasStopped: Bool { failed }
+    /// A file could not be written: said once (until it is written again), its loss counted.
+    private func stop(_ out: inout Output, _ why: String, lostLines: Int) {
+        out.lostLines += lostLines
+        if out.stoppedBy == nil {
+            onProblem("drive log: \(out.name) stopped (\(why)) in \(folder); guidance goes on, the file is tried again every \(Int(retrySeconds)) s")
+        }
+        out.stoppedBy = why
+        out.lastProblem = why
+        out.stoppedAt = ProcessInfo.processInfo.systemUptime
+    }
+
+    /// "the drive log is incomplete: events.jsonl lost 12 lines (No space left on device)".
+    public static func lossText(_ losses: [Loss]) -> String {
+        "the drive log is incomplete: " + losses.map { "\($0.file) lost \($0.lines) line\($0.lines == 1 ? "" : "s") (\($0.reason))" }
+            .joined(separator: ", ")
+    }
+
+    /// Whether a file is not being written now (e.g. a full disk), or the folder could not be made.
+    public var hasStopped: Bool { folderFailed || [raw, events, track].contains { $0.stoppedBy != nil } }
+
+    /// What each file lost, for the drive's summary (empty: the log is whole).
+    public var losses: [Loss] {
+        [raw, events, track].compactMap { o in
+            o.lostLines > 0 || o.stoppedBy != nil ? Loss(file: o.name, lines: o.lostLines, reason: o.stoppedBy ?? o.lastProblem ?? "") : nil
+        }
+    }
 
     public func close() {
         guard opened else { return }  // (a drive that never had a fix leaves nothing)

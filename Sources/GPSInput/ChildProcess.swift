@@ -9,10 +9,19 @@ import Platform
 /// SIGTERM and waiting for it hangs (PLATFORM-NOTES §7). Here the child gets an empty mask and
 /// default handlers, and its own process group so that stopping it also stops what it started
 /// (gpsfake's gpsd).
+///
+/// The group does not outlive tern: a watchdog (a shell in a group of its own) stops it within
+/// about a second when tern dies, even by SIGKILL, which no handler of tern's can catch (issue
+/// #29: a killed replay left gpsfake and gpsd running). PR_SET_PDEATHSIG would reach gpsfake
+/// alone, and posix_spawn cannot set it.
 public final class ChildProcess: @unchecked Sendable {
     // pid is written once in init; `exitStatus` is guarded by `lock`.
     public let pid: pid_t
     public let program: String
+    /// The watchdog's pid (0: none), and whether it was reaped (guarded by `lock`: its pid must
+    /// never be signalled again once reaped, it may be another process's by then).
+    private let watchdog: pid_t
+    private var watchdogReaped = false
     private let lock = Lock()
     private var exitStatus: Int32?
 
@@ -23,6 +32,18 @@ public final class ChildProcess: @unchecked Sendable {
         guard let path = ChildProcess.find(program) else {
             throw GPSInputError.cannotStart(program: program, reason: "not found in PATH (is its package installed?)")
         }
+        pid = try ChildProcess.spawn(path, arguments, outputPath: outputPath, environment: environment, program: program)
+        // (polls once a second: tern alive and the group alive; tern gone: TERM, then KILL, to the group)
+        let script = "trap '' INT HUP; while kill -0 $1 2>/dev/null && kill -0 -$2 2>/dev/null; do sleep 1; done; "
+            + "kill -0 $1 2>/dev/null || { kill -TERM -$2 2>/dev/null; sleep 1; kill -KILL -$2 2>/dev/null; }"
+        watchdog = (try? ChildProcess.spawn("/bin/sh", ["-c", script, "sh", String(getpid()), String(pid)], outputPath: nil,
+                                             environment: [:], program: "sh")) ?? 0
+    }
+
+    /// posix_spawn with an empty signal mask, default handlers, a process group of its own and
+    /// standard input from /dev/null; the child's pid.
+    private static func spawn(_ path: String, _ arguments: [String], outputPath: String?, environment: [String: String],
+                              program: String) throws -> pid_t {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
@@ -53,10 +74,10 @@ public final class ChildProcess: @unchecked Sendable {
         var child: pid_t = 0
         let rc = posix_spawn(&child, path, &actions, &attr, argv, envp)
         guard rc == 0 else { throw GPSInputError.cannotStart(program: program, reason: String(cString: strerror(rc))) }
-        pid = child
+        return child
     }
 
-    deinit { if isRunning { stop() } }
+    deinit { if isRunning { stop() } else { endWatchdog() } }
 
     static var searchPath: String {
         var dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
@@ -104,12 +125,26 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL to the group after `grace` seconds; always reaps the child.
     public func stop(grace: Double = 2) {
-        guard isRunning else { kill(-pid, SIGKILL); return }
+        guard isRunning else {
+            kill(-pid, SIGKILL)
+            endWatchdog()
+            return
+        }
         kill(-pid, SIGTERM)
         if wait(timeout: grace) == nil {
             kill(-pid, SIGKILL)
             wait(timeout: 5)
         }
         kill(-pid, SIGKILL)  // whatever the leader left behind in its group
+        endWatchdog()
+    }
+
+    /// Stops and reaps the watchdog (once; later calls find nothing to reap).
+    private func endWatchdog() {
+        let reap = lock.withLock { () -> Bool in defer { watchdogReaped = true }; return watchdog > 0 && !watchdogReaped }
+        guard reap else { return }
+        kill(-watchdog, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(watchdog, &status, 0)
     }
 }

@@ -1,3 +1,4 @@
+import DriveLog
 import FoundationEssentials
 import Glibc
 import Platform
@@ -144,11 +145,15 @@ enum DriveCommands {
         guard FileManager.default.isReadableFile(atPath: o.log) else { throw CommandError("\(o.log): no such file or not readable") }
         let r = try await Replay.run(o)
         printSummary(r)
-        return 0
+        // (a feed that died is a failed replay, whatever was recorded before it: issue #29)
+        return r.feedFailure == nil ? 0 : 1
     }
 
     static func printSummary(_ r: ReplayResult) {
-        printError(String(printf: "tern: drive recorded in %@: %d fixes, %d events, %d prompts, %@ (%.1f s)", r.folder, r.fixes, r.events,
+        if let why = r.feedFailure { printError("tern: \(why); the replay is incomplete") }
+        if !r.logLosses.isEmpty { printError("tern: " + DriveRecorder.lossText(r.logLosses)) }
+        printError(String(printf: "tern: drive %@ in %@: %d fixes, %d events, %d prompts, %@ (%.1f s)",
+                          r.logLosses.isEmpty ? "recorded" : "partly recorded", r.folder, r.fixes, r.events,
                           r.prompts, r.arrived ? "arrived" : "did not arrive", r.seconds))
         if let w = r.wav { printError("tern: prompts spoken into \(w)") }
         if !r.rerouteMillis.isEmpty {

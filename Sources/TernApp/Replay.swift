@@ -46,6 +46,11 @@ struct ReplayResult {
     /// Per reroute: wall-clock milliseconds from the off-route detection to the first prompt of
     /// the new route being queued for speech.
     var rerouteMillis: [Double] = []
+    /// Why the feed through gpsd ended before the log did (gpsfake or gpsd stopped, or fell
+    /// silent); nil when the whole log was played or the drive arrived. The command exits 1.
+    var feedFailure: String?
+    /// What the drive log's files lost (a full disk); empty when it is whole.
+    var logLosses: [DriveRecorder.Loss] = []
 }
 
 import Guidance
@@ -134,12 +139,14 @@ enum Replay {
             }
             if let f = parser.finish() { guide(f) }
         } else {
-            try await throughGpsd(o, summary: summary, first: firstFix, last: lastFix, pipeline: pipeline, workDirectory: recorder.folder)
+            result.feedFailure = try await throughGpsd(o, summary: summary, first: firstFix, last: lastFix, pipeline: pipeline,
+                                                       workDirectory: recorder.folder)
         }
         speech?.waitUntilIdle(timeout: 60)
         speech?.shutdown()
         status?.close()
         recorder.close()
+        result.logLosses = recorder.losses
         result.fixes = pipeline.fixCount
         result.events = pipeline.eventCount
         result.arrived = pipeline.isArrived
@@ -150,8 +157,9 @@ enum Replay {
     }
 
     /// gpsfake replays a paced copy of the log into its own gpsd; the client reads it back.
+    /// Returns why the feed ended early, if it did.
     private static func throughGpsd(_ o: ReplayOptions, summary: NMEASummary, first: GPSFix, last: GPSFix,
-                                    pipeline: DrivePipeline, workDirectory: String) async throws {
+                                    pipeline: DrivePipeline, workDirectory: String) async throws -> String? {
         let fixes = summary.usableFixes
         let perEpoch = max(1.0, Double(summary.sentenceLines) / Double(max(1, fixes)))
         let epochSeconds = fixes > 1 ? max(0.05, (last.time - first.time) / Double(fixes - 1)) : 1
@@ -210,7 +218,7 @@ enum Replay {
             if pipeline.isArrived || sawLast || failure != nil { break }
         }
         continuation.finish()
-        if let failure { printError("tern: \(failure)") }
+        return failure
     }
 
     /// Writes gpsfake's input: the lead-in, then the log's sentences, CRLF-terminated, streamed

@@ -170,6 +170,7 @@ enum RunCommand {
         speech?.shutdown(timeout: 3)
         status.close()
         recorder?.close()
+        if let losses = recorder?.losses, !losses.isEmpty { printError("tern: " + DriveRecorder.lossText(losses)) }
         return 0
     }
 }

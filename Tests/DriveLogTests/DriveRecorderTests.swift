@@ -82,7 +82,9 @@ import Testing
         #expect(try String(contentsOfFile: r.eventsPath, encoding: .utf8).contains(#""event":"position""#))
     }
 
-    /// A full disk stops the log, says so once, and the caller goes on.
+    /// A full disk stops the file it fills, says so once, counts what it lost, and the caller and
+    /// the other files go on (issue #29: one full file stopped all three, and the summary still
+    /// said the events were recorded).
     @Test func fullDiskStopsLoggingOnly() throws {
         let dir = tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -91,12 +93,21 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: (folder as NSString).appendingPathComponent("events.jsonl"), withDestinationPath: "/dev/full")
         var problems = [String]()
         let r = try DriveRecorder(existingFolder: folder) { problems.append($0) }
+        r.retrySeconds = 0  // (tried again at every flush: still full, still said once)
         for i in 0..<5 {
-            r.record(NavigationEvent(time: Double(i), .roadName(name: "x")))
+            r.record(NavigationEvent(time: 1_718_452_800 + Double(i), .position(lat: 43.7, lon: 7.4, speedMps: 10, courseDeg: 90, road: "",
+                                                                                snapped: nil, estimated: false)))
+            r.recordNMEA("$GPGSA,A,1,,,,,,,,,,,,,,,*1E")
             r.flush()
         }
         #expect(r.hasStopped)
-        #expect(problems.count == 1)
-        #expect(problems.first?.contains("No space left on device") == true)
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.contains("events.jsonl stopped (No space left on device)") == true, "\(problems)")
+        #expect(r.losses == [DriveRecorder.Loss(file: "events.jsonl", lines: 5, reason: "No space left on device")])
+        #expect(DriveRecorder.lossText(r.losses) == "the drive log is incomplete: events.jsonl lost 5 lines (No space left on device)")
+        r.close()
+        // the other two files have every line
+        #expect(try String(contentsOfFile: r.trackPath, encoding: .utf8).split(separator: "\n").count == 5)
+        #expect(try String(contentsOfFile: r.rawPath, encoding: .utf8).components(separatedBy: "\r\n").count == 6)
     }
 }

@@ -23,10 +23,11 @@ import Testing
             ["say", "--file", fifo, "--wav", dir.file("x.wav")],
         ]
         for args in cases {
-            let r = try await TernBinary.run(args, timeout: 20, in: dir)
+            // (a FIFO's open waits for ever: a run that ends, with the reason, is the proof; the
+            // time limit is only there to end the test, generous for a loaded machine)
+            let r = try await TernBinary.run(args, timeout: 60, in: dir)
             #expect(r.exitCode == 1, "\(args): \(r.exitCode.map(String.init) ?? "hung"): \(r.output.suffix(300))")
             #expect(r.output.contains("not a regular file (a FIFO)"), "\(args): \(r.output.suffix(300))")
-            #expect(r.seconds < TestTiming.seconds(10), "\(args) took \(r.seconds) s")
         }
     }
 }
