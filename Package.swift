@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "Geo"]),
         .testTarget(name: "SearchTests", dependencies: ["Search", "MapCompiler", "MapData", "Geo", "TestSupport"]),
-        .testTarget(name: "MapCompilerTests", dependencies: ["MapCompiler", "MapData", "TestSupport"]),
+        .testTarget(name: "MapCompilerTests", dependencies: ["MapCompiler", "MapData", "TestSupport", "Geo", "Platform"]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "MapCompiler", "MapData", "Simulation", "TestSupport"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Routing", "MapCompiler", "Simulation", "TestSupport"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Drive", "Positioning", "MapMatching", "MapData", "Geo", "Guidance", "Routing", "MapCompiler", "Simulation", "GPSInput", "Speech", "TestSupport"]),

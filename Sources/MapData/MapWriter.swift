@@ -9,6 +9,8 @@ import Platform
 public enum MapWriter {
     /// Grid cell size in degrees of latitude (about 220 m); longitude cells are scaled to be square.
     public static let gridCellDegreesLatitude = 0.002
+    /// The most grid cells a map has (16 MB of offsets, as much for the addresses' index).
+    public static let maxGridCells = 4_000_000
 
     public static func write(_ graph: RoadGraph, to path: String) throws {
         let data = encode(graph)
@@ -175,10 +177,21 @@ public enum MapWriter {
             minLon = min(minLon, c.longitude); maxLon = max(maxLon, c.longitude)
         }
         if g.nodes.isEmpty { minLat = 0; maxLat = 0; minLon = 0; maxLon = 0 }
-        let cellLat = gridCellDegreesLatitude
-        let cellLon = cellLat / max(0.05, cos((minLat + maxLat) / 2 * .pi / 180))
-        let rows = max(1, Int(((maxLat - minLat) / cellLat).rounded(.down)) + 1)
-        let cols = max(1, Int(((maxLon - minLon) / cellLon).rounded(.down)) + 1)
+        // Cells of about 220 m, as long as the box needs at most 16 cells a road edge (at least
+        // 65536, at most `maxGridCells`); a larger box gets larger cells (issue #29: two roads
+        // 1000 km apart made a 542 MB map, and a road from pole to pole asked for 129.6 GB).
+        // Issue #28's sparse index, whose size follows the roads alone, is the real cure.
+        let cellBudget = min(maxGridCells, max(65_536, 16 * g.edges.count))
+        var cellLat = gridCellDegreesLatitude
+        var cellLon = cellLat / max(0.05, cos((minLat + maxLat) / 2 * .pi / 180))
+        func count(_ span: Double, _ size: Double) -> Int { max(1, Int((span / size).rounded(.down)) + 1) }
+        let wanted = Double(count(maxLat - minLat, cellLat)) * Double(count(maxLon - minLon, cellLon))
+        if wanted > Double(cellBudget) {
+            let grow = (wanted / Double(cellBudget)).squareRoot() * 1.01
+            cellLat *= grow
+            cellLon *= grow
+        }
+        let rows = count(maxLat - minLat, cellLat), cols = count(maxLon - minLon, cellLon)
         var cells = [[UInt32]](repeating: [], count: rows * cols)
         func cell(_ lat: Double, _ lon: Double) -> (Int, Int) {
             (min(rows - 1, max(0, Int((lat - minLat) / cellLat))), min(cols - 1, max(0, Int((lon - minLon) / cellLon))))
@@ -189,12 +202,20 @@ public enum MapWriter {
             pts.append(g.nodes[Int(e.to)])
             var seen = Set<Int>()
             for k in 1..<pts.count {
-                let (r0, c0) = cell(pts[k - 1].latitude, pts[k - 1].longitude)
-                let (r1, c1) = cell(pts[k].latitude, pts[k].longitude)
-                for r in min(r0, r1)...max(r0, r1) {
-                    for c in min(c0, c1)...max(c0, c1) where seen.insert(r * cols + c).inserted {
-                        cells[r * cols + c].append(UInt32(i))
+                // along the segment in steps of under half a cell, each step's box of cells (at
+                // most 2 × 2): the cells the line crosses, not every cell of its bounding box
+                let a = pts[k - 1], z = pts[k]
+                let steps = max(1, Int(max(abs(z.latitude - a.latitude) / cellLat, abs(z.longitude - a.longitude) / cellLon) * 2) + 1)
+                var (pr, pc) = cell(a.latitude, a.longitude)
+                for s in 1...steps {
+                    let f = Double(s) / Double(steps)
+                    let (r, c) = cell(a.latitude + (z.latitude - a.latitude) * f, a.longitude + (z.longitude - a.longitude) * f)
+                    for rr in min(pr, r)...max(pr, r) {
+                        for cc in min(pc, c)...max(pc, c) where seen.insert(rr * cols + cc).inserted {
+                            cells[rr * cols + cc].append(UInt32(i))
+                        }
                     }
+                    (pr, pc) = (r, c)
                 }
             }
         }
