@@ -15,7 +15,7 @@ Reproduce:  python3 bench/startup.py [--tern .build/release/tern] [--runs 10]
 """
 import argparse, os, socket, statistics, subprocess, time
 
-from tern_bench import import_extract, setup
+from tern_bench import free_port, import_extract, setup, simulated_drive
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--tern", default=".build/release/tern")
@@ -24,21 +24,12 @@ a = ap.parse_args()
 tern, work = setup(a, "tern-startup-")
 m = import_extract(tern, "heidelberg", work)
 frm, to = "49.4093,8.6937", "49.3980,8.6727"
-nmea = os.path.join(work, "d.nmea")
-subprocess.run([tern, "simulate", "--map", m, "--from", frm, "--to", to, "-o", nmea], check=True, capture_output=True)
+nmea = simulated_drive(tern, m, work, frm, to)
 
 
 def base_args(gpsd):
     return [tern, "run", "--map", m, "--gpsd", gpsd, "--console", "none", "--speech", "none", "--control", "none",
             "--state-dir", "none", "--log-dir", os.path.join(work, "drives")]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 first_line, fix_to_route = [], []

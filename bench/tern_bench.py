@@ -58,3 +58,21 @@ def short_peak_rss_kb(cmd):
     with tempfile.NamedTemporaryFile(mode="r") as out:
         subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, *cmd], check=True, capture_output=True)
         return int(out.read().split()[-1])
+
+
+def free_port():
+    """A TCP port free on 127.0.0.1 now (for gpsfake's gpsd)."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def simulated_drive(tern, map_path, work, frm, to, name="d.nmea"):
+    """`tern simulate` from FRM to TO on the map, into WORK/NAME; its path."""
+    import subprocess
+    out = os.path.join(work, name)
+    subprocess.run([tern, "simulate", "--map", map_path, "--from", frm, "--to", to, "-o", out], check=True, capture_output=True)
+    return out

@@ -29,7 +29,7 @@ public final class SerialConsole: StatusSink {
     public let path: String
     private let fd: Int32
     private struct State { var pending: [String] = []; var closed = false }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let onLine: (@Sendable (String) -> Void)?
     private let threadsDone = Atomic<Int>(0)

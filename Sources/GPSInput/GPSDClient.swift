@@ -32,7 +32,7 @@ public final class GPSDClient: Sendable {
     private let options: Options
     private let handler: @Sendable (GPSInputEvent) -> Void
     private let running = Atomic<Bool>(false)
-    private let finished = Mutex<Bool>(false)
+    private let finished = Locked<Bool>(false)
 
     public init(options: Options, handler: @escaping @Sendable (GPSInputEvent) -> Void) {
         self.options = options

@@ -124,7 +124,7 @@ public struct ScenarioMap: Sendable {
 
     /// Writes the XML to `path`.
     public func write(to path: String) throws {
-        try osmXML().write(toFile: path, atomically: true, encoding: .utf8)
+        try AtomicFile.write(osmXML(), to: path)
     }
 
     private func xml(_ s: String) -> String {

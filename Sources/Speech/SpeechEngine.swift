@@ -59,20 +59,20 @@ public final class SpeechEngine: Sendable {
         var stopping = false
         var finished = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let handler: @Sendable (SpeechEvent) -> Void
     public let output: SpeechOutput
     /// How often a missing output is tried again.
     public let retrySeconds: Double
-    private let voiceSettings: Mutex<VoiceSettings>
+    private let voiceSettings: Locked<VoiceSettings>
 
     public init(output: SpeechOutput, settings: VoiceSettings = VoiceSettings(), retrySeconds: Double = 5,
                 handler: @escaping @Sendable (SpeechEvent) -> Void = { _ in }) {
         self.output = output
         self.retrySeconds = retrySeconds
         self.handler = handler
-        voiceSettings = Mutex(settings)
+        voiceSettings = Locked(settings)
         Threads.start(name: "tern.speech") { [self] in run() }
     }
 

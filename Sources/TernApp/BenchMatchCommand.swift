@@ -254,6 +254,6 @@ enum BenchMatchCommand {
             }
         }
         let doc = JSONValue.object([("id", .string(id)), ("shape", .array(shape)), ("truth", .array(truth)), ("tern", .array(tern))])
-        try doc.serialized().write(toFile: Paths.join(dir, "\(id).json"), atomically: true, encoding: .utf8)
+        try AtomicFile.write(doc.serialized(), to: Paths.join(dir, "\(id).json"))
     }
 }

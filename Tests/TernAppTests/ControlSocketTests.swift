@@ -109,7 +109,8 @@ import Testing
         await feeding.value
         #expect(arrived(), "no arrival with stalled and idle clients")
         #expect(failed.isEmpty, "\(failed.prefix(3))")
-        #expect(slowest < TestTiming.seconds(3), "tern ctl status took \(slowest) s")
+        // (a frozen engine never answers: the 10 s limit above fails it; this is a loaded machine's bound)
+        #expect(slowest < TestTiming.seconds(8), "tern ctl status took \(slowest) s")
         #expect(tern.isRunning)
     }
 }
