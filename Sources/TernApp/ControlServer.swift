@@ -177,11 +177,10 @@ final class ControlServer: @unchecked Sendable {
     private func serve() {
         var buf = [UInt8](repeating: 0, count: 4096)
         while true {
-            let (isStopped, conns) = lock.withLock { (stopped, connections) }
+            let (isStopped, conns, writable) = lock.withLock { (stopped, connections, connections.map { !$0.outbox.isEmpty }) }
             if isStopped { break }
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            let writable = lock.withLock { conns.map { !$0.outbox.isEmpty } }
             for (c, w) in zip(conns, writable) {
                 fds.append(pollfd(fd: c.fd, events: Int16(POLLIN) | (w ? Int16(POLLOUT) : 0), revents: 0))
             }
@@ -224,12 +223,12 @@ final class ControlServer: @unchecked Sendable {
             }
             if let old = evicted {
                 let msg = "error: closed to make room: too many control connections (at most \(limits.connections))\n"
-                _ = msg.withCString { Glibc.send(old.fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                Self.tell(old.fd, msg)
                 drop(old)
             }
             if full {
                 let msg = "error: too many control connections (at most \(limits.connections)), all watching or busy; try again later\n"
-                _ = msg.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                Self.tell(fd, msg)
                 close(fd)
                 continue
             }
@@ -290,6 +289,11 @@ final class ControlServer: @unchecked Sendable {
             connections.removeAll { $0 === c }
         }
         close(c.fd)
+    }
+
+    /// One last line to a client about to be closed, if its socket has room (never waits).
+    private static func tell(_ fd: Int32, _ line: String) {
+        _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
     /// Non-blocking and closed on exec (pipe2 and accept4 need _GNU_SOURCE, which Swift's Glibc

@@ -40,12 +40,12 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMu
     let work = env("TERN_FUZZ_WORK") ?? "/tmp"
     Harness.scratch = Paths.join(work, "tern-fuzz-\(getpid()).tmap")
     let town = Paths.join(work, "demo-town.tmap")
-    if h == .tmap || h == .search {
+    if h == .tmap || h == .search || h == .nmea {  // (the nmea seed is a drive across it)
         do {
             if Paths.fileSize(town) == nil { _ = try DemoTown.build(mapPath: town, workDirectory: work) }
             let map = try RoadMap(path: town)
             Harness.townMap = map
-            Harness.geocoder = try Geocoder(map: map)
+            if h == .search { Harness.geocoder = try Geocoder(map: map) }
         } catch {
             say("tern-fuzz: the demo town: \(error)")
             exit(2)

@@ -20,16 +20,7 @@ enum Seeds {
                 seeds.append(("town-drive", Array(lines.prefix(40).joined(separator: "\r\n").utf8)))
             }
         case .tmap:
-            if let f = fopen(townMap, "rb") {
-                var bytes = [UInt8](), buf = [UInt8](repeating: 0, count: 65536)
-                while true {
-                    let n = fread(&buf, 1, buf.count, f)
-                    if n <= 0 { break }
-                    bytes += buf[0..<n]
-                }
-                fclose(f)
-                seeds.append(("demo-town", bytes))
-            }
+            if let bytes = try? RegularFile.read(townMap) { seeds.append(("demo-town", bytes)) }
         case .config:
             seeds.append(("tern.conf", Array("map = /var/lib/tern/maps/default.tmap\ngpsd = 127.0.0.1:2947\nlocale = de\nvolume = 80\ntraffic = \n".utf8)))
         case .command:
@@ -38,11 +29,7 @@ enum Seeds {
             seeds.append(("street", Array("Hauptstraße 12".utf8)))
         }
         for (name, bytes) in seeds {
-            let path = Paths.join(dir, name)
-            if let f = fopen(path, "wb") {
-                _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
-                fclose(f)
-            }
+            do { try AtomicFile.write(bytes, to: Paths.join(dir, name)) } catch { say("tern-fuzz: \(error)") }
         }
     }
 }

@@ -26,6 +26,7 @@ enum Surfaces {
         var file = MapFile(bytes: Array(bytes))
         file.recomputeChecksums()
         let b = file.bytes
+        // (a plain write: AtomicFile's fsyncs would cost more than the rest of an execution)
         let fd = open(Harness.scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         _ = b.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
